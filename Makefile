@@ -1,0 +1,49 @@
+# cfstore: PGXS build.  `make`, `make install`, `make installcheck`.
+EXTENSION = cfstore
+EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
+
+MODULE_big = cfstore
+OBJS = \
+	cfstore.o \
+	src/marshal/cftype_parse.o \
+	src/marshal/cftype_validate.o \
+	src/marshal/cftype_compare.o \
+	src/marshal/cftype_text.o \
+	src/marshal/cfvarint.o \
+	src/marshal/cfuuid.o \
+	src/types/cftype_sql.o \
+	src/types/timeuuid.o
+
+# The install script is assembled from one file per subsystem, in order.
+SQL_PARTS = \
+	src/sql/00_schema.sql \
+	src/sql/10_marshal.sql \
+	src/sql/20_timeuuid.sql \
+	src/sql/30_catalog.sql \
+	src/sql/40_storage_conf.sql
+DATA_built = $(EXTENSION)--$(EXTVERSION).sql
+
+PG_CPPFLAGS = -I$(srcdir)/src -std=c11 -D_GNU_SOURCE
+SHLIB_LINK = -luuid
+
+REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
+REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
+
+ISOLATION = $(patsubst test/isolation/specs/%.spec,%,$(sort $(wildcard test/isolation/specs/*.spec)))
+ISOLATION_OPTS = --inputdir=test/isolation --outputdir=test/isolation/output --load-extension=$(EXTENSION)
+
+EXTRA_CLEAN = test/isolation/output
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+$(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) $(EXTENSION).control
+	cat $(SQL_PARTS) > $@
+
+# One target per suite, for scripts/dev.sh (plain `installcheck` runs both).
+.PHONY: installcheck-regress installcheck-isolation
+installcheck-regress:
+	$(pg_regress_installcheck) $(REGRESS_OPTS) $(REGRESS)
+installcheck-isolation:
+	$(pg_isolation_regress_installcheck) $(ISOLATION_OPTS) $(ISOLATION)

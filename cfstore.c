@@ -1,0 +1,18 @@
+/*-------------------------------------------------------------------------
+ *
+ * cfstore.c
+ *	  Module entry point of cfstore: Cassandra's classic wide-row model
+ *	  (column families, comparators, super columns, TTL, counters) inside
+ *	  PostgreSQL.
+ *
+ * The layers live under src/ (see README.md and the architecture notes):
+ * marshal (types and comparators), types (SQL types and functions over
+ * the marshal layer), catalog (keyspaces and column families).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+
+PG_MODULE_MAGIC;

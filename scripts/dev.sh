@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# cfstore development driver.
+#
+#   scripts/dev.sh demo   install what is missing, build, install, start the
+#                         scratch cluster, run the demo (examples/demo.sql)
+#   scripts/dev.sh test   the same set-up, then every test suite; exits
+#                         non-zero if any test fails
+#   scripts/dev.sh psql   a psql session on the scratch cluster
+#   scripts/dev.sh stop   stop the scratch cluster
+#
+# Both are idempotent: a second run reuses the packages, the build and the
+# running cluster.  The scratch cluster lives in .scratch/ under the project
+# (own port, own socket directory, TCP off), so it never touches another
+# cluster.  PostgreSQL refuses to run as root: started as root, the script
+# runs the server and the TAP clusters as the unprivileged user "postgres".
+#
+# Settings (environment): CFSTORE_PORT (default 55432), PG_CONFIG.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PGVERSION=15
+PACKAGES=(make gcc libc6-dev postgresql-$PGVERSION postgresql-server-dev-$PGVERSION
+          postgresql-$PGVERSION-pgtap libtap-parser-sourcehandler-pgtap-perl
+          uuid-dev libipc-run-perl)
+PORT=${CFSTORE_PORT:-55432}
+SCRATCH=$ROOT/.scratch
+
+log() { printf '\n== %s\n' "$*"; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+if [ "$(id -u)" = 0 ]; then SUDO=(); else SUDO=(sudo); fi
+
+# Install the Debian packages that are missing.
+install_packages() {
+    local missing=()
+    for p in "${PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        log "installing ${missing[*]}"
+        "${SUDO[@]}" apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    fi
+}
+
+PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/$PGVERSION/bin/pg_config}
+setup_paths() {
+    [ -x "$PG_CONFIG" ] || PG_CONFIG=$(command -v pg_config) || die "pg_config not found"
+    PGBIN=$("$PG_CONFIG" --bindir)
+    PGXS_DIR=$(dirname "$("$PG_CONFIG" --pgxs)")/..
+    PGXS_DIR=$(cd "$PGXS_DIR" && pwd)
+    export PATH="$PGBIN:$PATH"
+}
+
+# Build with warnings as errors, and install.
+build() {
+    log "building"
+    make -C "$ROOT" -s -j2 PG_CONFIG="$PG_CONFIG" PG_CFLAGS="-Wall -Wextra -Werror"
+    log "installing"
+    "${SUDO[@]}" make -C "$ROOT" -s install PG_CONFIG="$PG_CONFIG"
+}
+
+# Run a command as the cluster's owner (postgres when we are root).
+as_owner() {
+    if [ "$(id -u)" = 0 ]; then
+        runuser -u postgres -- env PATH="$PATH" "$@"
+    else
+        "$@"
+    fi
+}
+
+# Create the scratch folders, owned by the cluster's owner.
+prepare_scratch() {
+    mkdir -p "$SCRATCH/sock" "$SCRATCH/log" "$SCRATCH/tap"
+    if [ "$(id -u)" = 0 ]; then
+        chown -R postgres: "$SCRATCH"
+        runuser -u postgres -- test -w "$SCRATCH" ||
+            die "$SCRATCH is not reachable by user postgres; clone the project where postgres can read it"
+    fi
+}
+
+# Start (or reuse) the scratch cluster.
+start_cluster() {
+    prepare_scratch
+    local data=$SCRATCH/data
+    if [ ! -f "$data/PG_VERSION" ]; then
+        log "creating the scratch cluster in $data"
+        as_owner initdb -D "$data" -U postgres --auth=trust --no-instructions -E UTF8 --locale=C >"$SCRATCH/log/initdb.log"
+        cat >>"$data/postgresql.conf" <<EOF
+# cfstore scratch cluster
+port = $PORT
+listen_addresses = ''
+unix_socket_directories = '$SCRATCH/sock'
+fsync = off
+max_prepared_transactions = 10
+EOF
+    fi
+    if ! as_owner pg_ctl -D "$data" status >/dev/null 2>&1; then
+        log "starting the scratch cluster (port $PORT, socket $SCRATCH/sock)"
+        as_owner pg_ctl -D "$data" -l "$SCRATCH/log/postgresql.log" -w start >/dev/null
+    fi
+    export PGHOST=$SCRATCH/sock PGPORT=$PORT PGUSER=postgres
+}
+
+stop_cluster() {
+    setup_paths
+    if [ -f "$SCRATCH/data/PG_VERSION" ]; then
+        as_owner pg_ctl -D "$SCRATCH/data" -m fast stop || true
+    fi
+}
+
+setup() {
+    install_packages
+    setup_paths
+    build
+    start_cluster
+}
+
+demo() {
+    log "running the demo (examples/demo.sql)"
+    psql -X -q -d postgres -c "DROP DATABASE IF EXISTS cfstore_demo" -c "CREATE DATABASE cfstore_demo"
+    psql -X -v ON_ERROR_STOP=1 -d cfstore_demo -f "$ROOT/examples/demo.sql"
+}
+
+# Suite results: "name passed failed" lines.
+RESULTS=()
+record() { RESULTS+=("$1 $2 $3"); }
+
+# pg_regress and isolation, through PGXS's installcheck.
+run_make_suite() {
+    local name=$1 target=$2 out
+    log "$name"
+    out=$SCRATCH/log/$name.out
+    set +e
+    make -C "$ROOT" -s PG_CONFIG="$PG_CONFIG" "$target" 2>&1 | tee "$out"
+    set -e
+    local total failed
+    total=$(grep -Eo 'All [0-9]+ tests passed' "$out" | awk '{t+=$2} END {print t+0}')
+    failed=$(grep -Eo '[0-9]+ of [0-9]+ tests failed' "$out" | awk '{f+=$1; t+=$4} END {print f+0, t+0}')
+    local f=${failed% *} t=${failed#* }
+    total=${total:-0}
+    if [ "$t" -gt 0 ]; then total=$((total + t)); fi
+    if [ "$total" -eq 0 ] && [ "$f" -eq 0 ]; then f=1; fi   # the runner itself failed
+    record "$name" $((total - f)) "$f"
+    [ -f "$ROOT/regression.diffs" ] && [ "$f" -gt 0 ] && cat "$ROOT/regression.diffs"
+    [ -f "$ROOT/test/isolation/output/regression.diffs" ] && [ "$f" -gt 0 ] && cat "$ROOT/test/isolation/output/regression.diffs"
+    return 0
+}
+
+# Count what a TAP runner (prove, pg_prove) printed.
+record_tap() {
+    local name=$1 out=$2 rc=$3 tests failed
+    tests=$(grep -Eo 'Tests=[0-9]+' "$out" | tail -1 | grep -Eo '[0-9]+' || echo 0)
+    failed=$(grep -Eo 'Failed [0-9]+/[0-9]+ subtests' "$out" | awk '{split($2,a,"/"); f+=a[1]} END {print f+0}')
+    if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
+    record "$name" $((tests - failed)) "$failed"
+}
+
+run_pgtap() {
+    log "pgtap"
+    local out=$SCRATCH/log/pgtap.out rc=0
+    psql -X -q -d postgres -c "DROP DATABASE IF EXISTS cfstore_pgtap" -c "CREATE DATABASE cfstore_pgtap"
+    psql -X -q -d cfstore_pgtap -c "CREATE EXTENSION pgtap" -c "CREATE EXTENSION cfstore"
+    set +e
+    pg_prove -d cfstore_pgtap "$ROOT"/test/pgtap/*.sql 2>&1 | tee "$out"
+    rc=${PIPESTATUS[0]}
+    set -e
+    record_tap pgtap "$out" "$rc"
+}
+
+run_tap() {
+    log "tap"
+    local out=$SCRATCH/log/tap.out rc=0
+    # The TAP clusters run as the cluster owner, in a folder it can write.
+    rm -rf "$SCRATCH/tap"
+    mkdir -p "$SCRATCH/tap"
+    cp -r "$ROOT/test/t" "$SCRATCH/tap/t"
+    [ "$(id -u)" = 0 ] && chown -R postgres: "$SCRATCH/tap"
+    set +e
+    (cd "$SCRATCH/tap" && as_owner env TESTDIR="$SCRATCH/tap" PG_REGRESS="$PGXS_DIR/test/regress/pg_regress" \
+        PGHOST= PGPORT= PGUSER= prove -I "$PGXS_DIR/test/perl" -I t t/*.pl) 2>&1 | tee "$out"
+    rc=${PIPESTATUS[0]}
+    set -e
+    record_tap tap "$out" "$rc"
+}
+
+tests() {
+    run_make_suite regress installcheck-regress
+    run_make_suite isolation installcheck-isolation
+    run_pgtap
+    run_tap
+    local passed=0 failed=0
+    log "summary"
+    for r in "${RESULTS[@]}"; do
+        set -- $r
+        printf '%-10s %5d passed, %d failed\n' "$1" "$2" "$3"
+        passed=$((passed + $2)); failed=$((failed + $3))
+    done
+    echo "cfstore: $passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+}
+
+case "${1:-}" in
+    demo) setup; demo ;;
+    test) setup; tests ;;
+    psql) setup_paths; export PGHOST=$SCRATCH/sock PGPORT=$PORT PGUSER=postgres; shift; exec psql -X "$@" ;;
+    stop) stop_cluster ;;
+    *) echo "usage: $0 demo|test|psql|stop" >&2; exit 2 ;;
+esac
