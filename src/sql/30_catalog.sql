@@ -70,7 +70,8 @@ GRANT USAGE ON SEQUENCE cfstore.column_family_id_seq TO PUBLIC;
 -- Raise a Cassandra InvalidRequestException text with an SQLSTATE.
 CREATE FUNCTION cfstore._error(message text, sqlstate text DEFAULT '22023',
                                detail text DEFAULT NULL, hint text DEFAULT NULL)
-RETURNS void LANGUAGE plpgsql VOLATILE AS $$
+RETURNS void LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
   IF detail IS NULL AND hint IS NULL THEN
     RAISE EXCEPTION USING MESSAGE = message, ERRCODE = sqlstate;
@@ -85,13 +86,15 @@ END $$;
 
 -- The role that owns a keyspace: the owner of its schema (NULL if none).
 CREATE FUNCTION cfstore._keyspace_owner(keyspace text) RETURNS oid
-LANGUAGE sql STABLE AS $$
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp AS $$
   SELECT nspowner FROM pg_catalog.pg_namespace WHERE nspname = keyspace
 $$;
 
 -- Raise unless the current role owns the keyspace (superusers do).
 CREATE FUNCTION cfstore._check_keyspace_owner(keyspace text) RETURNS void
-LANGUAGE plpgsql STABLE AS $$
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   owner oid := cfstore._keyspace_owner(keyspace);
 BEGIN
@@ -107,7 +110,8 @@ END $$;
 
 -- Raise unless name is a valid keyspace or column family name.
 CREATE FUNCTION cfstore._check_name(kind text, name text) RETURNS void
-LANGUAGE plpgsql IMMUTABLE AS $$
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
   IF name IS NULL OR name !~ '^[A-Za-z0-9_]{1,48}$' THEN
     PERFORM cfstore._error(format(
@@ -118,7 +122,8 @@ END $$;
 
 -- Raise "Keyspace X does not exist" unless it does.
 CREATE FUNCTION cfstore._check_keyspace_exists(keyspace text) RETURNS void
-LANGUAGE plpgsql STABLE AS $$
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
   IF NOT EXISTS (SELECT FROM cfstore.keyspace k WHERE k.name = keyspace) THEN
     PERFORM cfstore._error(format('Keyspace %s does not exist', keyspace), '3F000');
@@ -127,13 +132,15 @@ END $$;
 
 -- Serialise catalog DDL (see the design note above).
 CREATE FUNCTION cfstore._lock_catalog() RETURNS void
-LANGUAGE sql AS $$
+LANGUAGE sql
+SET search_path = pg_catalog, pg_temp AS $$
   LOCK TABLE cfstore.keyspace IN SHARE ROW EXCLUSIVE MODE
 $$;
 
 -- Guard: keyspace rows change only by their owner; names never change.
 CREATE FUNCTION cfstore._keyspace_guard() RETURNS trigger
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
   IF TG_OP = 'UPDATE' AND NEW.name <> OLD.name THEN
     PERFORM cfstore._error('keyspaces cannot be renamed', '0A000');
@@ -151,7 +158,8 @@ CREATE TRIGGER keyspace_guard BEFORE INSERT OR UPDATE OR DELETE ON cfstore.keysp
 -- Guard: column families change only by the keyspace owner; identity,
 -- column type and comparators never change; type names are canonical.
 CREATE FUNCTION cfstore._column_family_guard() RETURNS trigger
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
   IF TG_OP = 'UPDATE' THEN
     IF NEW.id <> OLD.id OR NEW.keyspace <> OLD.keyspace OR NEW.name <> OLD.name THEN
@@ -184,7 +192,8 @@ CREATE TRIGGER column_family_guard BEFORE INSERT OR UPDATE OR DELETE ON cfstore.
 
 -- Guard: column definitions change only by the keyspace owner.
 CREATE FUNCTION cfstore._column_definition_guard() RETURNS trigger
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   ks text;
 BEGIN
@@ -204,7 +213,8 @@ CREATE TRIGGER column_definition_guard BEFORE INSERT OR UPDATE OR DELETE ON cfst
 -- The fully qualified replication strategy class for a short or qualified
 -- name; 0.6's RackUnaware/RackAware strategies map to their 0.7 names.
 CREATE FUNCTION cfstore._strategy_class(strategy_class text) RETURNS text
-LANGUAGE plpgsql IMMUTABLE AS $$
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   cls text := CASE WHEN strpos(coalesce(strategy_class, ''), '.') > 0 THEN strategy_class
                    ELSE 'org.apache.cassandra.locator.' || coalesce(strategy_class, '') END;
@@ -223,7 +233,8 @@ END $$;
 
 CREATE FUNCTION cfstore.create_keyspace(keyspace text, replication_factor integer DEFAULT 1,
                                         strategy_class text DEFAULT 'SimpleStrategy')
-RETURNS void LANGUAGE plpgsql AS $$
+RETURNS void LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   cls text;
 BEGIN
@@ -249,7 +260,8 @@ COMMENT ON FUNCTION cfstore.create_keyspace(text, integer, text) IS
   'Create a keyspace and the PostgreSQL schema of the same name (needs CREATE on the database)';
 
 CREATE FUNCTION cfstore.drop_column_family(keyspace text, column_family text)
-RETURNS void LANGUAGE plpgsql AS $$
+RETURNS void LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
   PERFORM cfstore._check_keyspace_exists(keyspace);
   PERFORM cfstore._lock_catalog();
@@ -265,7 +277,8 @@ COMMENT ON FUNCTION cfstore.drop_column_family(text, text) IS
   'Drop a column family and its data (needs ownership of the keyspace)';
 
 CREATE FUNCTION cfstore.drop_keyspace(keyspace text)
-RETURNS void LANGUAGE plpgsql AS $$
+RETURNS void LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   cf text;
 BEGIN
@@ -294,7 +307,8 @@ COMMENT ON FUNCTION cfstore.drop_keyspace(text) IS
 CREATE FUNCTION cfstore._column_definitions(
     cf_id integer, column_family text, column_type text, comparator text, subcomparator text,
     default_validation_class text, column_metadata jsonb)
-RETURNS SETOF cfstore.column_definition LANGUAGE plpgsql AS $$
+RETURNS SETOF cfstore.column_definition LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   name_type text := CASE WHEN column_type = 'Super' THEN subcomparator ELSE comparator END;
   counter_cf boolean := default_validation_class = 'org.apache.cassandra.db.marshal.CounterColumnType';
@@ -400,7 +414,8 @@ END $$;
 
 -- Raise unless gc_grace_seconds and default_time_to_live are in range.
 CREATE FUNCTION cfstore._check_cf_numbers(gc_grace_seconds integer, default_time_to_live integer)
-RETURNS void LANGUAGE plpgsql IMMUTABLE AS $$
+RETURNS void LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
   IF gc_grace_seconds < 0 THEN
     PERFORM cfstore._error(format('gc_grace_seconds must be non-negative (got %s)', gc_grace_seconds));
@@ -418,7 +433,8 @@ CREATE FUNCTION cfstore.create_column_family(
     key_validation_class text DEFAULT 'BytesType', default_validation_class text DEFAULT 'BytesType',
     column_metadata jsonb DEFAULT NULL, gc_grace_seconds integer DEFAULT 864000,
     default_time_to_live integer DEFAULT 0, comment text DEFAULT NULL)
-RETURNS void LANGUAGE plpgsql AS $$
+RETURNS void LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   cmp text;
   subcmp text;
@@ -436,7 +452,7 @@ BEGIN
   keycls := cfstore.type_name(key_validation_class);
   defcls := cfstore.type_name(default_validation_class);
   IF column_type = 'Super' THEN
-    subcmp := cfstore.type_name(subcomparator);   -- NULL or '' parse to BytesType
+    subcmp := cfstore.type_name(coalesce(subcomparator, ''));   -- NULL and '' are BytesType
   ELSIF subcomparator IS NOT NULL THEN
     PERFORM cfstore._error(format('Subcolumn comparator (%s) is invalid for standard column family %s',
                                   cfstore.type_name(subcomparator), column_family));
@@ -481,7 +497,8 @@ CREATE FUNCTION cfstore.update_column_family(
     key_validation_class text DEFAULT NULL, column_metadata jsonb DEFAULT NULL,
     gc_grace_seconds integer DEFAULT NULL, default_time_to_live integer DEFAULT NULL,
     comment text DEFAULT NULL)
-RETURNS void LANGUAGE plpgsql AS $$
+RETURNS void LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   cf cfstore.column_family;
   defcls text;
@@ -539,7 +556,8 @@ COMMENT ON FUNCTION cfstore.update_column_family(text, text, text, text, jsonb, 
 
 -- The Thrift CfDef of a column family as jsonb.
 CREATE FUNCTION cfstore._cf_def(cf cfstore.column_family) RETURNS jsonb
-LANGUAGE sql STABLE AS $$
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp AS $$
   SELECT jsonb_build_object(
     'keyspace', cf.keyspace,
     'name', cf.name,
@@ -563,7 +581,8 @@ $$;
 
 -- The Thrift KsDef of a keyspace row as jsonb.
 CREATE FUNCTION cfstore._ks_def(ks cfstore.keyspace) RETURNS jsonb
-LANGUAGE sql STABLE AS $$
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp AS $$
   SELECT jsonb_build_object(
     'name', ks.name,
     'strategy_class', ks.strategy_class,
@@ -573,7 +592,8 @@ LANGUAGE sql STABLE AS $$
 $$;
 
 CREATE FUNCTION cfstore.describe_keyspace(keyspace text) RETURNS jsonb
-LANGUAGE plpgsql STABLE AS $$
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   ks cfstore.keyspace;
 BEGIN
@@ -587,7 +607,8 @@ COMMENT ON FUNCTION cfstore.describe_keyspace(text) IS
   'The keyspace as a Thrift KsDef (jsonb), types fully qualified';
 
 CREATE FUNCTION cfstore.describe_keyspaces() RETURNS jsonb
-LANGUAGE sql STABLE AS $$
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp AS $$
   SELECT coalesce(jsonb_agg(cfstore._ks_def(ks) ORDER BY ks.name), '[]'::jsonb) FROM cfstore.keyspace ks
 $$;
 COMMENT ON FUNCTION cfstore.describe_keyspaces() IS 'Every keyspace as a Thrift KsDef (jsonb array)';

@@ -13,7 +13,8 @@
 
 -- Raise unless a 0.6 cache size is a number, a fraction or "N%".
 CREATE FUNCTION cfstore._check_cache_size(attr text, value text, cf text) RETURNS void
-LANGUAGE plpgsql IMMUTABLE AS $$
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
   IF value IS NOT NULL AND value !~ '^\s*[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?%?\s*$' THEN
     PERFORM cfstore._error(format('Invalid %s value "%s" for columnfamily %s', attr, value, cf),
@@ -22,7 +23,8 @@ BEGIN
 END $$;
 
 CREATE FUNCTION cfstore.load_storage_conf(xml text)
-RETURNS TABLE (keyspace text, column_family text) LANGUAGE plpgsql AS $$
+RETURNS TABLE (keyspace text, column_family text) LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   doc pg_catalog.xml;
   root text;

@@ -1,0 +1,80 @@
+-- Text forms (sql-api.md §1.3) in both directions: to_string(to_bytes(s)) = s.
+\set VERBOSITY terse
+
+CREATE TEMP TABLE text_cases (type text, input text);
+INSERT INTO text_cases VALUES
+  ('BytesType', ''), ('BytesType', 'abc'), ('BytesType', '\x00415c7f80ff'), ('BytesType', 'a\\b'),
+  ('AsciiType', 'hello'), ('UTF8Type', 'héllo €'), ('UTF8Type', '日本'),
+  ('LongType', '0'), ('LongType', '-9223372036854775808'), ('LongType', '9223372036854775807'),
+  ('Int32Type', '-2147483648'), ('Int32Type', '42'), ('CounterColumnType', '-5'),
+  ('IntegerType', '0'), ('IntegerType', '127'), ('IntegerType', '128'), ('IntegerType', '-128'),
+  ('IntegerType', '-129'), ('IntegerType', '255'), ('IntegerType', '-256'),
+  ('IntegerType', '123456789012345678901234567890'), ('IntegerType', '-123456789012345678901234567890'),
+  ('DecimalType', '1.50'), ('DecimalType', '0.005'), ('DecimalType', '-0.5'), ('DecimalType', '1e3'),
+  ('DecimalType', '12345678901234567890.123'), ('DecimalType', '0'),
+  ('FloatType', '0.1'), ('FloatType', '-0'), ('FloatType', 'NaN'), ('FloatType', 'Infinity'),
+  ('FloatType', '3.4028235e+38'), ('DoubleType', '0.1'), ('DoubleType', '-Infinity'),
+  ('DoubleType', '1e-300'),
+  ('BooleanType', 'true'), ('BooleanType', 'false'), ('BooleanType', 'yes'), ('BooleanType', 'f'),
+  ('DateType', '2010-08-12 12:00:00.000Z'), ('DateType', '2010-08-12 14:00:00.123+02'),
+  ('DateType', '0'), ('DateType', '-1'), ('DateType', '1281614400000'),
+  ('DateType', '-62135596800001'), ('DateType', '253402300800000'),
+  ('UUIDType', 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11'), ('UUIDType', '{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}'),
+  ('LexicalUUIDType', '80000000-0000-0000-0000-000000000000'),
+  ('TimeUUIDType', '1077e700-c7f2-11de-86d5-f5bcc793a028'),
+  ('ReversedType(LongType)', '-7'),
+  ('CompositeType(UTF8Type, LongType)', 'a\:b:42'),
+  ('CompositeType(UTF8Type, LongType)', 'a:!'),
+  ('CompositeType(UTF8Type, LongType)', 'a:_'),
+  ('CompositeType(UTF8Type, LongType)', 'a:1:!'),
+  ('CompositeType(UTF8Type, LongType)', 'a'),
+  ('CompositeType(UTF8Type, LongType)', ':5'),
+  ('CompositeType(UTF8Type, UTF8Type)', '\!:\_'),
+  ('CompositeType(UTF8Type, UTF8Type)', 'a\\b:c'),
+  ('CompositeType(BytesType, UTF8Type)', 'x\\\\001:y'),
+  ('CompositeType(UTF8Type, CompositeType(UTF8Type, LongType))', 'a:b\:1');
+
+SELECT type, input, cfstore.to_bytes(type, input) AS bytes,
+       cfstore.to_string(type, cfstore.to_bytes(type, input)) AS text_form
+FROM text_cases;
+
+-- the reversibility rule: rendering what was rendered gives it back
+SELECT count(*) AS not_reversible FROM text_cases
+WHERE cfstore.to_string(type, cfstore.to_bytes(type, cfstore.to_string(type, cfstore.to_bytes(type, input))))
+   <> cfstore.to_string(type, cfstore.to_bytes(type, input));
+
+-- DateType output is UTC whatever the session's time zone
+SET TimeZone = 'America/New_York';
+SELECT cfstore.to_string('DateType', cfstore.to_bytes('DateType', '2010-08-12 08:00:00-04'));
+RESET TimeZone;
+
+-- TimeUUIDType accepts 'now': a fresh version-1 UUID
+SELECT cfstore.validate('TimeUUIDType', cfstore.to_bytes('TimeUUIDType', 'now')) IS NOT NULL AS now_is_v1;
+SELECT cfstore.to_bytes('TimeUUIDType', 'now') <> cfstore.to_bytes('TimeUUIDType', 'now') AS now_changes;
+
+-- input errors
+SELECT cfstore.to_bytes('LongType', 'abc');
+SELECT cfstore.to_bytes('LongType', '9223372036854775808');
+SELECT cfstore.to_bytes('Int32Type', '2147483648');
+SELECT cfstore.to_bytes('IntegerType', '1.5');
+SELECT cfstore.to_bytes('DecimalType', 'NaN');
+SELECT cfstore.to_bytes('DecimalType', 'abc');
+SELECT cfstore.to_bytes('BooleanType', 'maybe');
+SELECT cfstore.to_bytes('DateType', 'infinity');
+SELECT cfstore.to_bytes('DateType', 'not a date');
+SELECT cfstore.to_bytes('UUIDType', 'xyz');
+SELECT cfstore.to_bytes('TimeUUIDType', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11');
+SELECT cfstore.to_bytes('AsciiType', 'é');
+SELECT cfstore.to_bytes('CompositeType(UTF8Type)', 'a:b');
+SELECT cfstore.to_bytes('CompositeType(UTF8Type, UTF8Type)', 'a:!:b');
+SELECT cfstore.to_bytes('CompositeType(UTF8Type, UTF8Type)', '!');
+SELECT cfstore.to_bytes('CompositeType(UTF8Type, UTF8Type)', 'a\');
+SELECT cfstore.to_bytes('CompositeType(UTF8Type, LongType)', 'a:x');
+
+-- output errors: values text cannot hold
+SELECT cfstore.to_string('UTF8Type', '\xc080');
+SELECT cfstore.to_string('AsciiType', '\x00');
+-- a DecimalType scale too large to print
+SELECT cfstore.to_string('DecimalType', '\x7fffffff01');
+-- non-1-byte-valued booleans render by their truth
+SELECT cfstore.to_string('BooleanType', '\x02') AS nonzero_is_true;
