@@ -124,7 +124,7 @@ setup() {
 demo() {
     log "running the demo (examples/demo.sql)"
     psql -X -q -d postgres -c "DROP DATABASE IF EXISTS cfstore_demo" -c "CREATE DATABASE cfstore_demo"
-    psql -X -v ON_ERROR_STOP=1 -d cfstore_demo -f "$ROOT/examples/demo.sql"
+    (cd "$ROOT" && psql -X -v ON_ERROR_STOP=1 -d cfstore_demo -f examples/demo.sql)
 }
 
 # Suite results: "name passed failed" lines.
