@@ -12,7 +12,8 @@ OBJS = \
 	src/marshal/cfvarint.o \
 	src/marshal/cfuuid.o \
 	src/types/cftype_sql.o \
-	src/types/timeuuid.o
+	src/types/timeuuid.o \
+	src/catalog/cfcatalog.o
 
 # The install script is assembled from one file per subsystem, in order.
 SQL_PARTS = \
@@ -23,7 +24,10 @@ SQL_PARTS = \
 	src/sql/40_storage_conf.sql
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
 
-PG_CPPFLAGS = -I$(srcdir)/src -std=c11 -D_GNU_SOURCE
+# The server headers are system headers: -Wextra then applies to cfstore's
+# own code without tripping over PostgreSQL's inline functions.
+PG_CONFIG ?= pg_config
+PG_CPPFLAGS = -I$(srcdir)/src -isystem $(shell $(PG_CONFIG) --includedir-server) -std=c11 -D_GNU_SOURCE
 SHLIB_LINK = -luuid
 
 REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
@@ -34,7 +38,6 @@ ISOLATION_OPTS = --inputdir=test/isolation --outputdir=test/isolation/output --l
 
 EXTRA_CLEAN = test/isolation/output
 
-PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 

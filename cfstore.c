@@ -15,4 +15,15 @@
 
 #include "fmgr.h"
 
+#include "catalog/cfcatalog.h"
+
 PG_MODULE_MAGIC;
+
+void		_PG_init(void);
+
+/* Called when the library is loaded into a backend. */
+void
+_PG_init(void)
+{
+	cfCatalogInit();
+}

@@ -103,6 +103,18 @@ SELECT cfstore.create_column_family('Keyspace1', 'Typed1', default_validation_cl
 SELECT cfstore.update_column_family('Keyspace1', 'Typed1', default_validation_class => 'BytesType');
 SELECT jsonb_path_query(cfstore.describe_keyspace('Keyspace1'), '$.cf_defs[*] ? (@.name == "Typed1").column_metadata');
 
+-- what the C layers see, through the per-backend cache of parsed definitions
+SELECT * FROM cfstore._column_family_info('Keyspace1', 'Super1');
+SELECT is_counter, column_metadata FROM cfstore._column_family_info('Keyspace1', 'Counter1');
+SELECT cfstore.create_column_family('Keyspace1', 'LongNames', comparator => 'LongType',
+         column_metadata => '[{"column_name": "10", "validation_class": "UTF8Type"},
+                              {"column_name": "-5", "validation_class": "LongType"},
+                              {"column_name": "2", "validation_class": "DateType"}]');
+-- sorted by the comparator (-5 < 2 < 10), not by their bytes
+SELECT column_metadata FROM cfstore._column_family_info('Keyspace1', 'LongNames');
+SELECT * FROM cfstore._column_family_info('Keyspace1', 'Nope');
+SELECT * FROM cfstore._column_family_info('Nope', 'Super1');
+
 -- the guards: what the functions forbid, direct writes cannot do either
 UPDATE cfstore.column_family SET comparator = 'org.apache.cassandra.db.marshal.UTF8Type' WHERE name = 'Standard1';
 UPDATE cfstore.column_family SET subcomparator = 'org.apache.cassandra.db.marshal.LongType' WHERE name = 'Super1';

@@ -210,6 +210,27 @@ END $$;
 CREATE TRIGGER column_definition_guard BEFORE INSERT OR UPDATE OR DELETE ON cfstore.column_definition
   FOR EACH ROW EXECUTE FUNCTION cfstore._column_definition_guard();
 
+-- Every change to the catalog empties each backend's cache of parsed
+-- column-family definitions (src/catalog/cfcatalog.c).
+CREATE FUNCTION cfstore._catalog_changed() RETURNS trigger
+  AS 'MODULE_PATHNAME', 'cfstore_catalog_changed' LANGUAGE C;
+CREATE TRIGGER keyspace_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON cfstore.keyspace
+  FOR EACH STATEMENT EXECUTE FUNCTION cfstore._catalog_changed();
+CREATE TRIGGER column_family_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON cfstore.column_family
+  FOR EACH STATEMENT EXECUTE FUNCTION cfstore._catalog_changed();
+CREATE TRIGGER column_definition_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON cfstore.column_definition
+  FOR EACH STATEMENT EXECUTE FUNCTION cfstore._catalog_changed();
+
+-- What the C layers see of a column family, read through that cache.
+CREATE FUNCTION cfstore._column_family_info(keyspace text, column_family text,
+    OUT id integer, OUT column_type text, OUT comparator text, OUT subcomparator text,
+    OUT key_validation_class text, OUT default_validation_class text, OUT is_counter boolean,
+    OUT column_metadata text[])
+  RETURNS record AS 'MODULE_PATHNAME', 'cfstore_column_family_info'
+  LANGUAGE C STRICT STABLE;
+COMMENT ON FUNCTION cfstore._column_family_info(text, text) IS
+  'A column family as the storage and API layers see it (through the per-backend cache)';
+
 -- The fully qualified replication strategy class for a short or qualified
 -- name; 0.6's RackUnaware/RackAware strategies map to their 0.7 names.
 CREATE FUNCTION cfstore._strategy_class(strategy_class text) RETURNS text

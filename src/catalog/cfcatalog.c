@@ -1,0 +1,410 @@
+/*-------------------------------------------------------------------------
+ *
+ * cfcatalog.c
+ *	  Per-backend cache of column-family definitions (see cfcatalog.h).
+ *
+ * Entries live in a hash table in a child of CacheMemoryContext, keyed by
+ * (keyspace, column family).  Any relcache invalidation of the catalog
+ * table, or a relcache reset, drops every entry and the remembered table
+ * oid (DDL is rare; DROP EXTENSION and a re-create change the oid).
+ *
+ * Lifetime.  Invalidations are processed whenever a lock is taken, so a
+ * reset can happen while a caller still uses an entry.  A reset therefore
+ * hands the old cache to TopTransactionContext instead of freeing it, and
+ * an entry stays valid until the end of the transaction that looked it up.
+ * An entry is read into a context of its own and joins the cache only if
+ * no invalidation arrived while it was read; otherwise it is read again.
+ * An error while reading leaves nothing behind.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_type.h"
+#include "commands/trigger.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/hsearch.h"
+#include "utils/inval.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+
+#include "catalog/cfcatalog.h"
+
+typedef struct CfCatalogKey
+{
+	char		keyspace[CF_NAME_BUFSIZE];
+	char		name[CF_NAME_BUFSIZE];
+} CfCatalogKey;
+
+typedef struct CfCatalogEntry
+{
+	CfCatalogKey key;
+	CfColumnFamily *cf;
+} CfCatalogEntry;
+
+static HTAB *cf_cache = NULL;
+static MemoryContext cf_cache_cxt = NULL;
+static Oid	cf_catalog_relid = InvalidOid;	/* cfstore.column_family */
+static uint64 cf_cache_generation = 0;	/* counts resets */
+
+PG_FUNCTION_INFO_V1(cfstore_catalog_changed);
+PG_FUNCTION_INFO_V1(cfstore_column_family_info);
+
+/* The oid of cfstore.column_family, or InvalidOid if it does not exist. */
+static Oid
+catalog_relid(void)
+{
+	if (!OidIsValid(cf_catalog_relid))
+	{
+		Oid			nsp = get_namespace_oid("cfstore", true);
+
+		if (OidIsValid(nsp))
+			cf_catalog_relid = get_relname_relid("column_family", nsp);
+	}
+	return cf_catalog_relid;
+}
+
+/* Free a context now, or at the end of the transaction if one is running. */
+static void
+release_context(MemoryContext cxt)
+{
+	if (IsTransactionState())
+		MemoryContextSetParent(cxt, TopTransactionContext);
+	else
+		MemoryContextDelete(cxt);
+}
+
+/* Drop every cached entry (entries stay readable until transaction end). */
+static void
+cache_reset(void)
+{
+	if (cf_cache_cxt != NULL)
+		release_context(cf_cache_cxt);
+	cf_cache_cxt = NULL;
+	cf_cache = NULL;
+	cf_catalog_relid = InvalidOid;
+	cf_cache_generation++;
+}
+
+/* Relcache callback: empty the cache when the catalog table changes. */
+static void
+relcache_callback(Datum arg, Oid relid)
+{
+	(void) arg;
+	if (!OidIsValid(relid) || relid == cf_catalog_relid)
+		cache_reset();
+}
+
+/* Register the invalidation callback; called from _PG_init. */
+void
+cfCatalogInit(void)
+{
+	CacheRegisterRelcacheCallback(relcache_callback, (Datum) 0);
+}
+
+/*
+ * Trigger (AFTER ... FOR EACH STATEMENT on the catalog tables): tell every
+ * backend that column-family definitions changed.
+ */
+Datum
+cfstore_catalog_changed(PG_FUNCTION_ARGS)
+{
+	Oid			relid;
+
+	if (!CALLED_AS_TRIGGER(fcinfo))
+		elog(ERROR, "cfstore._catalog_changed() must be called as a trigger");
+	relid = catalog_relid();
+	if (OidIsValid(relid))
+		CacheInvalidateRelcacheByRelid(relid);
+	return PointerGetDatum(NULL);
+}
+
+/* Parse a type name of a catalog row into the cache context. */
+static CfType *
+parse_column(HeapTuple tup, TupleDesc desc, int col)
+{
+	bool		isnull;
+	Datum		d = SPI_getbinval(tup, desc, col, &isnull);
+
+	if (isnull)
+		return NULL;
+	return cfTypeParse(TextDatumGetCString(d));
+}
+
+/* qsort comparator for column definitions, under the name comparator. */
+static int
+compare_column_defs(const void *a, const void *b, void *arg)
+{
+	const CfColumnDef *x = a;
+	const CfColumnDef *y = b;
+
+	return cfTypeCompare((const CfType *) arg,
+						 (const uint8 *) VARDATA_ANY(x->name), VARSIZE_ANY_EXHDR(x->name),
+						 (const uint8 *) VARDATA_ANY(y->name), VARSIZE_ANY_EXHDR(y->name));
+}
+
+/*
+ * Run a catalog query with the latest snapshot, as PostgreSQL reads its own
+ * catalogs: a REPEATABLE READ transaction must not cache (and so leave
+ * behind) a definition older than what is committed.
+ */
+static void
+catalog_query(const char *sql, int nargs, Oid *argtypes, Datum *args, long limit)
+{
+	SPIPlanPtr	plan = SPI_prepare(sql, nargs, argtypes);
+	int			ret;
+
+	if (plan == NULL)
+		elog(ERROR, "SPI_prepare failed for \"%s\": %s", sql, SPI_result_code_string(SPI_result));
+	ret = SPI_execute_snapshot(plan, args, NULL, GetLatestSnapshot(), InvalidSnapshot,
+							   true, false, limit);
+	if (ret != SPI_OK_SELECT)
+		elog(ERROR, "catalog query \"%s\" failed: %s", sql, SPI_result_code_string(ret));
+	SPI_freeplan(plan);
+}
+
+/* Read one column family from the catalog tables into cxt; NULL if absent. */
+static CfColumnFamily *
+read_column_family(const char *keyspace, const char *name, MemoryContext cxt)
+{
+	Oid			argtypes[2] = {TEXTOID, TEXTOID};
+	Datum		args[2];
+	CfColumnFamily *cf = NULL;
+
+	args[0] = CStringGetTextDatum(keyspace);
+	args[1] = CStringGetTextDatum(name);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	catalog_query("SELECT id, column_type, comparator, subcomparator, key_validation_class, "
+				  "default_validation_class, gc_grace_seconds, default_time_to_live "
+				  "FROM cfstore.column_family WHERE keyspace = $1 AND name = $2",
+				  2, argtypes, args, 1);
+
+	if (SPI_processed == 1)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[0];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		MemoryContext old = MemoryContextSwitchTo(cxt);
+		bool		isnull;
+		CfType	   *names;
+
+		cf = palloc0(sizeof(CfColumnFamily));
+		strlcpy(cf->keyspace, keyspace, CF_NAME_BUFSIZE);
+		strlcpy(cf->name, name, CF_NAME_BUFSIZE);
+		cf->id = DatumGetInt32(SPI_getbinval(tup, desc, 1, &isnull));
+		cf->is_super = strcmp(SPI_getvalue(tup, desc, 2), "Super") == 0;
+		cf->comparator = parse_column(tup, desc, 3);
+		cf->subcomparator = parse_column(tup, desc, 4);
+		cf->key_validator = parse_column(tup, desc, 5);
+		cf->default_validator = parse_column(tup, desc, 6);
+		cf->is_counter = cf->default_validator->kind == CF_COUNTER;
+		cf->gc_grace_seconds = DatumGetInt32(SPI_getbinval(tup, desc, 7, &isnull));
+		cf->default_time_to_live = DatumGetInt32(SPI_getbinval(tup, desc, 8, &isnull));
+		MemoryContextSwitchTo(old);
+
+		args[0] = Int32GetDatum(cf->id);
+		argtypes[0] = INT4OID;
+		catalog_query("SELECT name, validation_class, index_name FROM cfstore.column_definition "
+					  "WHERE column_family_id = $1",
+					  1, argtypes, args, 0);
+
+		old = MemoryContextSwitchTo(cxt);
+		cf->ncolumns = (int) SPI_processed;
+		cf->columns = palloc0(sizeof(CfColumnDef) * Max(cf->ncolumns, 1));
+		for (int i = 0; i < cf->ncolumns; i++)
+		{
+			HeapTuple	t = SPI_tuptable->vals[i];
+			Datum		n = SPI_getbinval(t, SPI_tuptable->tupdesc, 1, &isnull);
+
+			cf->columns[i].name = DatumGetByteaPCopy(n);
+			cf->columns[i].validator = parse_column(t, SPI_tuptable->tupdesc, 2);
+			cf->columns[i].index_name = SPI_getvalue(t, SPI_tuptable->tupdesc, 3);
+		}
+		names = cf->is_super ? cf->subcomparator : cf->comparator;
+		qsort_arg(cf->columns, cf->ncolumns, sizeof(CfColumnDef), compare_column_defs, names);
+		MemoryContextSwitchTo(old);
+	}
+	else
+	{
+		/* tell a missing keyspace from a missing column family */
+		catalog_query("SELECT 1 FROM cfstore.keyspace WHERE name = $1", 1, argtypes, args, 1);
+		if (SPI_processed == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_SCHEMA_NAME),
+					 errmsg("Keyspace %s does not exist", keyspace)));
+	}
+	SPI_finish();
+	return cf;
+}
+
+/*
+ * The definition of a column family, from the backend's cache.  Raises
+ * Cassandra's errors for an unknown keyspace or column family.  Like a
+ * lookup in PostgreSQL's own catalogs, it sees the latest committed
+ * definition (and the current transaction's own changes), whatever the
+ * isolation level.  The result stays valid until the end of the current
+ * transaction.
+ */
+const CfColumnFamily *
+cfCatalogLookup(const char *keyspace, const char *column_family)
+{
+	CfCatalogKey key;
+	CfCatalogEntry *entry;
+	CfColumnFamily *cf;
+	bool		found;
+
+	if (strlen(keyspace) >= CF_NAME_BUFSIZE || strlen(column_family) >= CF_NAME_BUFSIZE)
+		ereport(ERROR,
+				(errcode(strlen(keyspace) >= CF_NAME_BUFSIZE ? ERRCODE_INVALID_SCHEMA_NAME
+						 : ERRCODE_UNDEFINED_TABLE),
+				 errmsg(strlen(keyspace) >= CF_NAME_BUFSIZE ? "Keyspace %s does not exist"
+						: "unconfigured columnfamily %s",
+						strlen(keyspace) >= CF_NAME_BUFSIZE ? keyspace : column_family)));
+
+	/* see committed DDL now, as PostgreSQL's own catalog lookups do */
+	AcceptInvalidationMessages();
+
+	memset(&key, 0, sizeof(key));
+	strlcpy(key.keyspace, keyspace, CF_NAME_BUFSIZE);
+	strlcpy(key.name, column_family, CF_NAME_BUFSIZE);
+
+	if (cf_cache != NULL)
+	{
+		entry = hash_search(cf_cache, &key, HASH_FIND, NULL);
+		if (entry != NULL)
+			return entry->cf;
+	}
+
+	for (;;)
+	{
+		uint64		generation = cf_cache_generation;
+		MemoryContext entry_cxt;
+
+		if (!OidIsValid(catalog_relid()))
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_OBJECT),
+					 errmsg("extension \"cfstore\" is not installed in this database")));
+
+		entry_cxt = AllocSetContextCreate(CacheMemoryContext, "cfstore column family",
+										  ALLOCSET_SMALL_SIZES);
+		PG_TRY();
+		{
+			cf = read_column_family(keyspace, column_family, entry_cxt);
+		}
+		PG_CATCH();
+		{
+			MemoryContextDelete(entry_cxt);
+			PG_RE_THROW();
+		}
+		PG_END_TRY();
+		if (cf == NULL)
+		{
+			MemoryContextDelete(entry_cxt);
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_TABLE),
+					 errmsg("unconfigured columnfamily %s", column_family)));
+		}
+		if (generation != cf_cache_generation)
+		{
+			/* the catalog changed while we read it: read it again */
+			release_context(entry_cxt);
+			continue;
+		}
+
+		if (cf_cache_cxt == NULL)
+		{
+			HASHCTL		ctl;
+
+			cf_cache_cxt = AllocSetContextCreate(CacheMemoryContext, "cfstore catalog cache",
+												 ALLOCSET_SMALL_SIZES);
+			memset(&ctl, 0, sizeof(ctl));
+			ctl.keysize = sizeof(CfCatalogKey);
+			ctl.entrysize = sizeof(CfCatalogEntry);
+			ctl.hcxt = cf_cache_cxt;
+			cf_cache = hash_create("cfstore column families", 32, &ctl,
+								   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+		}
+		MemoryContextSetParent(entry_cxt, cf_cache_cxt);
+		entry = hash_search(cf_cache, &key, HASH_ENTER, &found);
+		Assert(!found);
+		entry->cf = cf;
+		return cf;
+	}
+}
+
+/*
+ * The validator for a column's value: its column_metadata validation_class,
+ * else the default_validation_class.
+ */
+const CfType *
+cfCatalogValueValidator(const CfColumnFamily *cf, const uint8 *name, int len)
+{
+	const CfType *names = cf->is_super ? cf->subcomparator : cf->comparator;
+	int			lo = 0,
+				hi = cf->ncolumns - 1;
+
+	while (lo <= hi)
+	{
+		int			mid = (lo + hi) / 2;
+		const CfColumnDef *d = &cf->columns[mid];
+		int			c = cfTypeCompare(names, (const uint8 *) VARDATA_ANY(d->name),
+									  VARSIZE_ANY_EXHDR(d->name), name, len);
+
+		if (c == 0)
+			return d->validator;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return cf->default_validator;
+}
+
+/*
+ * cfstore._column_family_info(keyspace, column_family): what the C layers
+ * see of a column family, through the cache (for tests and debugging).
+ */
+Datum
+cfstore_column_family_info(PG_FUNCTION_ARGS)
+{
+	const CfColumnFamily *cf = cfCatalogLookup(text_to_cstring(PG_GETARG_TEXT_PP(0)),
+											   text_to_cstring(PG_GETARG_TEXT_PP(1)));
+	TupleDesc	desc;
+	Datum		values[8];
+	bool		nulls[8] = {false};
+	Datum	   *metadata;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+
+	metadata = palloc(sizeof(Datum) * Max(cf->ncolumns, 1));
+	for (int i = 0; i < cf->ncolumns; i++)
+	{
+		const CfType *names = cf->is_super ? cf->subcomparator : cf->comparator;
+		const CfColumnDef *d = &cf->columns[i];
+
+		metadata[i] = CStringGetTextDatum(psprintf("%s=%s",
+												   cfTypeToString(names, (const uint8 *) VARDATA_ANY(d->name),
+																  VARSIZE_ANY_EXHDR(d->name)),
+												   cfTypeShortName(d->validator->kind)));
+	}
+	values[0] = Int32GetDatum(cf->id);
+	values[1] = CStringGetTextDatum(cf->is_super ? "Super" : "Standard");
+	values[2] = CStringGetTextDatum(cfTypeName(cf->comparator));
+	if (cf->subcomparator)
+		values[3] = CStringGetTextDatum(cfTypeName(cf->subcomparator));
+	else
+		nulls[3] = true;
+	values[4] = CStringGetTextDatum(cfTypeName(cf->key_validator));
+	values[5] = CStringGetTextDatum(cfTypeName(cf->default_validator));
+	values[6] = BoolGetDatum(cf->is_counter);
+	values[7] = PointerGetDatum(construct_array(metadata, cf->ncolumns, TEXTOID, -1, false, TYPALIGN_INT));
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+}

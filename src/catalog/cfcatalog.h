@@ -1,0 +1,60 @@
+/*-------------------------------------------------------------------------
+ *
+ * cfcatalog.h
+ *	  The column-family catalog as the C layers see it: a per-backend cache
+ *	  of each column family's definition with its types already parsed.
+ *
+ * The catalog itself is SQL (src/sql/30_catalog.sql).  cfCatalogLookup
+ * reads a column family once per backend and keeps it, comparators parsed,
+ * until the catalog changes: statement triggers on the catalog tables send
+ * a relcache invalidation for cfstore.column_family, which every backend
+ * receives (its own at the next command, others at commit, and its own
+ * again at rollback) and which empties the cache.  Lookups process pending
+ * invalidations first, so they see the latest committed definition, as
+ * lookups in PostgreSQL's own catalogs do.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef CFCATALOG_H
+#define CFCATALOG_H
+
+#include "postgres.h"
+
+#include "marshal/cftype.h"
+
+/* The longest keyspace or column family name, plus its terminator. */
+#define CF_NAME_BUFSIZE 49
+
+/* One column_metadata entry. */
+typedef struct CfColumnDef
+{
+	bytea	   *name;			/* encoded under the name comparator */
+	CfType	   *validator;
+	char	   *index_name;		/* NULL unless a KEYS index */
+} CfColumnDef;
+
+/* A column family, as cached. */
+typedef struct CfColumnFamily
+{
+	char		keyspace[CF_NAME_BUFSIZE];
+	char		name[CF_NAME_BUFSIZE];
+	int32		id;
+	bool		is_super;
+	bool		is_counter;
+	CfType	   *comparator;
+	CfType	   *subcomparator;	/* NULL in a Standard column family */
+	CfType	   *key_validator;
+	CfType	   *default_validator;
+	int32		gc_grace_seconds;
+	int32		default_time_to_live;
+	int			ncolumns;
+	CfColumnDef *columns;		/* sorted by name under the name comparator */
+} CfColumnFamily;
+
+extern void cfCatalogInit(void);
+extern const CfColumnFamily *cfCatalogLookup(const char *keyspace,
+											 const char *column_family);
+extern const CfType *cfCatalogValueValidator(const CfColumnFamily *cf,
+											 const uint8 *name, int len);
+
+#endif							/* CFCATALOG_H */
