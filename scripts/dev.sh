@@ -52,10 +52,16 @@ setup_paths() {
     export PATH="$PGBIN:$PATH"
 }
 
-# Build with warnings as errors, and install.
+# Build with warnings as errors (tests also with assertions), and install.
+# make does not notice changed flags, so a change of flags cleans first.
 build() {
-    log "building"
-    make -C "$ROOT" -s -j2 PG_CONFIG="$PG_CONFIG" PG_CFLAGS="-Wall -Wextra -Werror"
+    local flags="-Wall -Wextra -Werror $*" stamp="$ROOT/.build-flags"
+    if [ "$(cat "$stamp" 2>/dev/null)" != "$flags" ]; then
+        make -C "$ROOT" -s clean PG_CONFIG="$PG_CONFIG"
+        printf '%s' "$flags" >"$stamp"
+    fi
+    log "building ($flags)"
+    make -C "$ROOT" -s -j2 PG_CONFIG="$PG_CONFIG" PG_CFLAGS="$flags"
     log "installing"
     "${SUDO[@]}" make -C "$ROOT" -s install PG_CONFIG="$PG_CONFIG"
 }
@@ -117,7 +123,7 @@ stop_cluster() {
 setup() {
     install_packages
     setup_paths
-    build
+    build "$@"
     start_cluster
 }
 
@@ -207,7 +213,7 @@ tests() {
 
 case "${1:-}" in
     demo) setup; demo ;;
-    test) setup; tests ;;
+    test) setup -DUSE_ASSERT_CHECKING; tests ;;
     psql) setup_paths; prepare_scratch; export PGHOST=$SCRATCH/sock PGPORT=$PORT PGUSER=postgres; shift; exec psql -X "$@" ;;
     stop) prepare_scratch; stop_cluster ;;
     *) echo "usage: $0 demo|test|psql|stop" >&2; exit 2 ;;
