@@ -16,6 +16,7 @@ SELECT cfstore.create_keyspace(repeat('k', 49));
 SELECT cfstore.create_keyspace('Ks', 1, 'FooStrategy');
 SELECT cfstore.create_keyspace('Ks', -1);
 SELECT cfstore.create_keyspace('public');
+SELECT cfstore.create_keyspace('System');
 SELECT cfstore.describe_keyspace('Nope');
 SELECT cfstore.drop_keyspace('Nope');
 

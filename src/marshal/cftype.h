@@ -22,6 +22,8 @@
 
 #include "postgres.h"
 
+#include "port/pg_bswap.h"
+
 #define CF_MARSHAL_PACKAGE "org.apache.cassandra.db.marshal."
 
 typedef enum CfTypeKind
@@ -51,6 +53,26 @@ typedef struct CfType
 	int			nsub;			/* composite: components; reversed: 1 */
 	struct CfType **sub;		/* component types / the reversed base type */
 } CfType;
+
+/* Read a big-endian 32-bit value (unaligned). */
+static inline uint32
+cfReadBe32(const uint8 *p)
+{
+	uint32		v;
+
+	memcpy(&v, p, 4);
+	return pg_ntoh32(v);
+}
+
+/* Read a big-endian 64-bit value (unaligned). */
+static inline uint64
+cfReadBe64(const uint8 *p)
+{
+	uint64		v;
+
+	memcpy(&v, p, 8);
+	return pg_ntoh64(v);
+}
 
 /* cftype_parse.c */
 extern CfType *cfTypeParse(const char *str);

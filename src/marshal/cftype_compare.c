@@ -21,8 +21,6 @@
 
 #include <math.h>
 
-#include "port/pg_bswap.h"
-
 #include "marshal/cftype.h"
 
 #define SIGN(x) ((x) < 0 ? -1 : ((x) > 0 ? 1 : 0))
@@ -50,16 +48,6 @@ cfSignedBytesCompare(const uint8 *a, int alen, const uint8 *b, int blen)
 	return SIGN(alen - blen);
 }
 
-/* Read a big-endian signed 64-bit integer. */
-static int64
-read_int64(const uint8 *p)
-{
-	uint64		v;
-
-	memcpy(&v, p, 8);
-	return (int64) pg_ntoh64(v);
-}
-
 /* LongType / Int32Type: first byte signed, then the rest unsigned. */
 static int
 compare_fixed_signed(const uint8 *a, int alen, const uint8 *b, int blen)
@@ -82,10 +70,8 @@ compare_float(const uint8 *a, const uint8 *b)
 	int32		ba,
 				bb;
 
-	memcpy(&ua, a, 4);
-	memcpy(&ub, b, 4);
-	ua = pg_ntoh32(ua);
-	ub = pg_ntoh32(ub);
+	ua = cfReadBe32(a);
+	ub = cfReadBe32(b);
 	memcpy(&fa, &ua, 4);
 	memcpy(&fb, &ub, 4);
 	if (fa < fb)
@@ -109,10 +95,8 @@ compare_double(const uint8 *a, const uint8 *b)
 	int64		ba,
 				bb;
 
-	memcpy(&ua, a, 8);
-	memcpy(&ub, b, 8);
-	ua = pg_ntoh64(ua);
-	ub = pg_ntoh64(ub);
+	ua = cfReadBe64(a);
+	ub = cfReadBe64(b);
 	memcpy(&fa, &ua, 8);
 	memcpy(&fb, &ub, 8);
 	if (fa < fb)
@@ -184,13 +168,13 @@ compare_uuid(const uint8 *a, int alen, const uint8 *b, int blen)
 static int
 compare_lexical_uuid(const uint8 *a, const uint8 *b)
 {
-	int64		ha = read_int64(a),
-				hb = read_int64(b);
+	int64		ha = (int64) cfReadBe64(a),
+				hb = (int64) cfReadBe64(b);
 
 	if (ha != hb)
 		return ha < hb ? -1 : 1;
-	ha = read_int64(a + 8);
-	hb = read_int64(b + 8);
+	ha = (int64) cfReadBe64(a + 8);
+	hb = (int64) cfReadBe64(b + 8);
 	if (ha != hb)
 		return ha < hb ? -1 : 1;
 	return 0;

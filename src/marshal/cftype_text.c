@@ -61,16 +61,6 @@ int64_bytea(int64 v)
 	return make_bytea(&n, 8);
 }
 
-/* Read an 8-byte big-endian integer. */
-static int64
-read_int64(const uint8 *p)
-{
-	uint64		v;
-
-	memcpy(&v, p, 8);
-	return (int64) pg_ntoh64(v);
-}
-
 /* Raise a "not a valid X" input error. */
 static void
 invalid_input(const CfType *type, const char *str)
@@ -477,16 +467,11 @@ cfTypeToString(const CfType *type, const uint8 *data, int len)
 		case CF_COUNTER:
 			if (len != 8)
 				break;
-			return psprintf(INT64_FORMAT, read_int64(data));
+			return psprintf(INT64_FORMAT, (int64) cfReadBe64(data));
 		case CF_INT32:
-			{
-				uint32		n;
-
-				if (len != 4)
-					break;
-				memcpy(&n, data, 4);
-				return psprintf("%d", (int32) pg_ntoh32(n));
-			}
+			if (len != 4)
+				break;
+			return psprintf("%d", (int32) cfReadBe32(data));
 		case CF_INTEGER:
 			return cfVarintToDecimal(data, len);
 		case CF_DECIMAL:
@@ -499,8 +484,7 @@ cfTypeToString(const CfType *type, const uint8 *data, int len)
 
 				if (len != 4)
 					break;
-				memcpy(&n, data, 4);
-				n = pg_ntoh32(n);
+				n = cfReadBe32(data);
 				memcpy(&f, &n, 4);
 				if (isnan(f))
 					return pstrdup("NaN");
@@ -518,8 +502,7 @@ cfTypeToString(const CfType *type, const uint8 *data, int len)
 
 				if (len != 8)
 					break;
-				memcpy(&n, data, 8);
-				n = pg_ntoh64(n);
+				n = cfReadBe64(data);
 				memcpy(&f, &n, 8);
 				if (isnan(f))
 					return pstrdup("NaN");
@@ -536,7 +519,7 @@ cfTypeToString(const CfType *type, const uint8 *data, int len)
 		case CF_DATE:
 			if (len != 8)
 				break;
-			return date_to_string(read_int64(data));
+			return date_to_string((int64) cfReadBe64(data));
 		case CF_UUID:
 		case CF_LEXICALUUID:
 		case CF_TIMEUUID:

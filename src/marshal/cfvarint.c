@@ -216,16 +216,6 @@ cfVarintToDecimal(const uint8 *data, int len)
 	return result;
 }
 
-/* Read the 4-byte big-endian signed scale of a DecimalType value. */
-static int32
-decimal_scale(const uint8 *data)
-{
-	uint32		s;
-
-	memcpy(&s, data, 4);
-	return (int32) pg_ntoh32(s);
-}
-
 /*
  * Split a DecimalType value into sign, significant digits (no leading or
  * trailing zeros) and the decimal exponent of the first digit's position:
@@ -249,7 +239,7 @@ decimal_digits(const uint8 *data, int len, bool *neg, char **digits,
 		return;
 	}
 	n = strlen(d);
-	*magnitude = (int64) n - decimal_scale(data);
+	*magnitude = (int64) n - (int32) cfReadBe32(data);
 	while (n > 0 && d[n - 1] == '0')
 		d[--n] = '\0';
 	*digits = d;
@@ -323,7 +313,7 @@ cfDecimalToString(const uint8 *data, int len)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("DecimalType value of %d bytes has no scale", len)));
-	scale = decimal_scale(data);
+	scale = (int32) cfReadBe32(data);
 	if (scale > CF_DECIMAL_MAX_TEXT_SCALE || scale < -CF_DECIMAL_MAX_TEXT_SCALE)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),

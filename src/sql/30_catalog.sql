@@ -260,6 +260,9 @@ DECLARE
   cls text;
 BEGIN
   PERFORM cfstore._check_name('Keyspace', keyspace);
+  IF lower(keyspace) = 'system' THEN
+    PERFORM cfstore._error('system keyspace is not user-modifiable');
+  END IF;
   cls := cfstore._strategy_class(strategy_class);
   IF replication_factor IS NULL OR replication_factor < 0 THEN
     PERFORM cfstore._error(format('Replication factor must be non-negative; found %s',

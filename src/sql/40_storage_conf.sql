@@ -22,6 +22,19 @@ BEGIN
   END IF;
 END $$;
 
+-- The comparator named by a 0.6 CompareWith / CompareSubcolumnsWith
+-- attribute (absent: BytesType), with 0.6's error for an unknown class.
+CREATE FUNCTION cfstore._storage_conf_type(attr text, value text) RETURNS text
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  RETURN cfstore.type_name(coalesce(value, 'BytesType'));
+EXCEPTION WHEN invalid_parameter_value THEN
+  PERFORM cfstore._error(format('Unable to load class %s for %s attribute',
+    CASE WHEN strpos(value, '.') > 0 THEN value ELSE 'org.apache.cassandra.db.marshal.' || value END, attr));
+  RETURN NULL;
+END $$;
+
 CREATE FUNCTION cfstore.load_storage_conf(xml text)
 RETURNS TABLE (keyspace text, column_family text) LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp AS $$
@@ -123,22 +136,10 @@ BEGIN
           RAISE WARNING 'ignoring unknown ColumnFamily attribute % of columnfamily %', attr, cf.name;
         END IF;
       END LOOP;
-      cmp := coalesce(cf.compare_with, 'BytesType');
-      BEGIN
-        PERFORM cfstore.type_name(cmp);
-      EXCEPTION WHEN invalid_parameter_value THEN
-        PERFORM cfstore._error(format('Unable to load class %s for CompareWith attribute',
-          CASE WHEN strpos(cmp, '.') > 0 THEN cmp ELSE 'org.apache.cassandra.db.marshal.' || cmp END));
-      END;
+      cmp := cfstore._storage_conf_type('CompareWith', cf.compare_with);
       subcmp := NULL;
       IF cf.column_type = 'Super' THEN
-        subcmp := coalesce(cf.compare_sub, 'BytesType');
-        BEGIN
-          PERFORM cfstore.type_name(subcmp);
-        EXCEPTION WHEN invalid_parameter_value THEN
-          PERFORM cfstore._error(format('Unable to load class %s for CompareSubcolumnsWith attribute',
-            CASE WHEN strpos(subcmp, '.') > 0 THEN subcmp ELSE 'org.apache.cassandra.db.marshal.' || subcmp END));
-        END;
+        subcmp := cfstore._storage_conf_type('CompareSubcolumnsWith', cf.compare_sub);
       ELSIF cf.compare_sub IS NOT NULL THEN
         PERFORM cfstore._error(format('CompareSubcolumnsWith is only a valid attribute on super columnfamilies (not regular columnfamily %s)', cf.name));
       END IF;
