@@ -44,3 +44,6 @@ SELECT cfstore.type_name('LongType UTF8Type');
 SELECT cfstore.type_name('(LongType)');
 SELECT cfstore.type_name('DynamicCompositeType(a=>UTF8Type)');
 SELECT cfstore.type_name('InetAddressType');
+-- nesting is bounded (32 levels)
+SELECT length(cfstore.type_name(repeat('ReversedType(', 31) || 'LongType' || repeat(')', 31))) AS depth_32_ok;
+SELECT cfstore.type_name(repeat('ReversedType(', 32) || 'LongType' || repeat(')', 32));

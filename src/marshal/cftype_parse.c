@@ -21,6 +21,7 @@
 #include "postgres.h"
 
 #include "lib/stringinfo.h"
+#include "miscadmin.h"
 #include "nodes/pg_list.h"
 
 #include "marshal/cftype.h"
@@ -58,10 +59,17 @@ static const char *const cf_unsupported_types[] = {
 	"TimestampType",
 };
 
+/*
+ * Types nest (CompositeType of ReversedType of ...); every walk over a
+ * parsed type recurses, so the parser bounds the depth.
+ */
+#define CF_TYPE_MAX_DEPTH 32
+
 typedef struct CfTypeParser
 {
 	const char *str;
 	int			pos;
+	int			depth;
 } CfTypeParser;
 
 static CfType *parse_type(CfTypeParser *p);
@@ -233,14 +241,31 @@ parse_reversed_parameter(CfTypeParser *p)
 	return false;
 }
 
-/* Parse one type at the current position. */
+static CfType *parse_type_at(CfTypeParser *p);
+
+/* Parse one type at the current position, tracking the nesting depth. */
 static CfType *
 parse_type(CfTypeParser *p)
+{
+	CfType	   *t = parse_type_at(p);
+
+	p->depth--;
+	return t;
+}
+
+/* Parse one type at the current position (see parse_type). */
+static CfType *
+parse_type_at(CfTypeParser *p)
 {
 	char	   *name;
 	CfTypeKind	kind;
 	bool		has_params;
 
+	check_stack_depth();
+	if (++p->depth > CF_TYPE_MAX_DEPTH)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("type '%s' nests more than %d levels deep", p->str, CF_TYPE_MAX_DEPTH)));
 	skip_blank(p);
 	name = read_identifier(p);
 	if (name[0] == '\0')
@@ -296,6 +321,7 @@ cfTypeParse(const char *str)
 
 	p.str = str ? str : "";
 	p.pos = 0;
+	p.depth = 0;
 	if (!skip_blank(&p))
 		return make_type(CF_BYTES, 0);
 	t = parse_type(&p);

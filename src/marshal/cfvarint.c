@@ -18,6 +18,7 @@
 #include "postgres.h"
 
 #include "lib/stringinfo.h"
+#include "miscadmin.h"
 #include "port/pg_bswap.h"
 
 #include "marshal/cftype.h"
@@ -121,6 +122,8 @@ cfVarintFromDecimal(const char *str, int len)
 	{
 		int			carry = str[i] - '0';
 
+		CHECK_FOR_INTERRUPTS();
+
 		for (int k = cap - 1; k >= cap - used; k--)
 		{
 			int			x = mag[k] * 10 + carry;
@@ -177,6 +180,7 @@ cfVarintToDecimal(const uint8 *data, int len)
 		uint64		rem = 0;
 		bool		zero = true;
 
+		CHECK_FOR_INTERRUPTS();
 		while (first < len && mag[first] == 0)
 			first++;
 		if (first == len)
