@@ -28,7 +28,16 @@ SCRATCH=$ROOT/.scratch
 log() { printf '\n== %s\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
-if [ "$(id -u)" = 0 ]; then SUDO=(); else SUDO=(sudo); fi
+# Run a command as root: directly, through sudo, or not at all.
+as_root() {
+    if [ "$(id -u)" = 0 ]; then
+        "$@"
+    elif command -v sudo >/dev/null; then
+        sudo "$@"
+    else
+        die "this step needs root ($*): run as root or install sudo"
+    fi
+}
 
 # Install the Debian packages that are missing.
 install_packages() {
@@ -38,8 +47,8 @@ install_packages() {
     done
     if [ ${#missing[@]} -gt 0 ]; then
         log "installing ${missing[*]}"
-        "${SUDO[@]}" apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+        as_root apt-get update -qq
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
     fi
 }
 
@@ -63,7 +72,11 @@ build() {
     log "building ($flags)"
     make -C "$ROOT" -s -j2 PG_CONFIG="$PG_CONFIG" PG_CFLAGS="$flags"
     log "installing"
-    "${SUDO[@]}" make -C "$ROOT" -s install PG_CONFIG="$PG_CONFIG"
+    if [ -w "$("$PG_CONFIG" --pkglibdir)" ] && [ -w "$("$PG_CONFIG" --sharedir)/extension" ]; then
+        make -C "$ROOT" -s install PG_CONFIG="$PG_CONFIG"
+    else
+        as_root make -C "$ROOT" -s install PG_CONFIG="$PG_CONFIG"
+    fi
 }
 
 # Run a command as the cluster's owner (postgres when we are root).
