@@ -13,7 +13,8 @@ OBJS = \
 	src/marshal/cfuuid.o \
 	src/types/cftype_sql.o \
 	src/types/timeuuid.o \
-	src/catalog/cfcatalog.o
+	src/catalog/cfcatalog.o \
+	src/api/cfargs.o
 
 # The install script is assembled from one file per subsystem, in order.
 SQL_PARTS = \
@@ -21,7 +22,8 @@ SQL_PARTS = \
 	src/sql/10_marshal.sql \
 	src/sql/20_timeuuid.sql \
 	src/sql/30_catalog.sql \
-	src/sql/40_storage_conf.sql
+	src/sql/40_storage_conf.sql \
+	src/sql/45_args.sql
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
 
 # The server headers are system headers: -Wextra then applies to cfstore's
