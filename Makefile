@@ -14,7 +14,19 @@ OBJS = \
 	src/types/cftype_sql.o \
 	src/types/timeuuid.o \
 	src/catalog/cfcatalog.o \
-	src/api/cfargs.o
+	src/api/cfargs.o \
+	src/storage/cfpage.o \
+	src/storage/cfrel.o \
+	src/storage/cfinsert.o \
+	src/storage/cfvisibility.o \
+	src/storage/cfslice.o \
+	src/storage/cfwrite.o \
+	src/storage/cfvacuum.o \
+	src/storage/cftableam.o \
+	src/storage/cfhooks.o \
+	src/api/cfapi.o \
+	src/api/cfmutate.o \
+	src/api/cfget.o
 
 # The install script is assembled from one file per subsystem, in order.
 SQL_PARTS = \
@@ -23,7 +35,9 @@ SQL_PARTS = \
 	src/sql/20_timeuuid.sql \
 	src/sql/30_catalog.sql \
 	src/sql/40_storage_conf.sql \
-	src/sql/45_args.sql
+	src/sql/45_args.sql \
+	src/sql/50_storage.sql \
+	src/sql/60_api.sql
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
 
 # The server headers are system headers: -Wextra then applies to cfstore's

@@ -16,6 +16,7 @@
 #include "fmgr.h"
 
 #include "catalog/cfcatalog.h"
+#include "storage/cfstorage.h"
 
 PG_MODULE_MAGIC;
 
@@ -26,4 +27,5 @@ void
 _PG_init(void)
 {
 	cfCatalogInit();
+	cfHooksInit();
 }

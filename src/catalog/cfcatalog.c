@@ -340,6 +340,38 @@ cfCatalogLookup(const char *keyspace, const char *column_family)
 }
 
 /*
+ * The definition of the column family with this id (for the storage layer,
+ * which knows relations by id); NULL if no column family has it.
+ */
+const CfColumnFamily *
+cfCatalogLookupById(int32 id)
+{
+	Oid			argtypes[1] = {INT4OID};
+	Datum		args[1];
+	char		keyspace[CF_NAME_BUFSIZE];
+	char		name[CF_NAME_BUFSIZE];
+	bool		found = false;
+
+	if (!OidIsValid(catalog_relid()))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("extension \"cfstore\" is not installed in this database")));
+	args[0] = Int32GetDatum(id);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	catalog_query("SELECT keyspace, name FROM cfstore.column_family WHERE id = $1",
+				  1, argtypes, args, 1);
+	if (SPI_processed == 1)
+	{
+		strlcpy(keyspace, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1), CF_NAME_BUFSIZE);
+		strlcpy(name, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2), CF_NAME_BUFSIZE);
+		found = true;
+	}
+	SPI_finish();
+	return found ? cfCatalogLookup(keyspace, name) : NULL;
+}
+
+/*
  * The validator for a column's value: its column_metadata validation_class,
  * else the default_validation_class.
  */

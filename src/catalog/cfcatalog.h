@@ -54,6 +54,7 @@ typedef struct CfColumnFamily
 extern void cfCatalogInit(void);
 extern const CfColumnFamily *cfCatalogLookup(const char *keyspace,
 											 const char *column_family);
+extern const CfColumnFamily *cfCatalogLookupById(int32 id);
 extern const CfType *cfCatalogValueValidator(const CfColumnFamily *cf,
 											 const uint8 *name, int len);
 

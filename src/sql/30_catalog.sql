@@ -294,6 +294,9 @@ BEGIN
     PERFORM cfstore._error(format('unconfigured columnfamily %s', column_family), '42P01');
   END IF;
   PERFORM cfstore._check_keyspace_owner(keyspace);
+  EXECUTE format('DROP TABLE IF EXISTS cfstore_data.%I',
+                 'cf_' || (SELECT cf.id FROM cfstore.column_family cf
+                            WHERE cf.keyspace = drop_column_family.keyspace AND cf.name = column_family));
   DELETE FROM cfstore.column_family cf
    WHERE cf.keyspace = drop_column_family.keyspace AND cf.name = column_family;
 END $$;
@@ -512,6 +515,7 @@ BEGIN
   RETURNING cf.id INTO new_id;
   INSERT INTO cfstore.column_definition
   SELECT * FROM cfstore._column_definitions(new_id, column_family, column_type, cmp, subcmp, defcls, column_metadata);
+  PERFORM cfstore._storage_create(new_id);
 END $$;
 COMMENT ON FUNCTION cfstore.create_column_family(text, text, text, text, text, text, text, jsonb, integer, integer, text) IS
   'Create a Standard or Super column family (needs ownership of the keyspace)';

@@ -1,0 +1,37 @@
+/*-------------------------------------------------------------------------
+ *
+ * cfapi.h
+ *	  Shared plumbing of the Thrift-style SQL functions (sql-api.md §4-§5):
+ *	  finding the column family and its storage relation, checking the
+ *	  caller's privileges, converting "any" arguments, rendering results.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef CFAPI_H
+#define CFAPI_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/rel.h"
+
+#include "catalog/cfcatalog.h"
+#include "storage/cfstorage.h"
+
+/* A column family opened for an API call. */
+typedef struct CfTarget
+{
+	const CfColumnFamily *cf;
+	Relation	rel;
+	LOCKMODE	lockmode;
+} CfTarget;
+
+extern void cfTargetOpen(CfTarget *t, FunctionCallInfo fcinfo, AclMode mode);
+extern void cfTargetClose(CfTarget *t);
+extern bool cfArgIsNull(FunctionCallInfo fcinfo, int argno);
+extern bytea *cfArgBytes(FunctionCallInfo fcinfo, int argno, const CfType *type, const char *slot);
+extern bytea *cfArgBound(FunctionCallInfo fcinfo, int argno, const CfType *type, const char *slot);
+extern void cfInvalidRequest(const char *fmt,...) pg_attribute_printf(1, 2);
+extern void cfEmitCells(FunctionCallInfo fcinfo, const CfColumnFamily *cf, CfSliceState *slice);
+
+#endif							/* CFAPI_H */

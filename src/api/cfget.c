@@ -1,0 +1,140 @@
+/*-------------------------------------------------------------------------
+ *
+ * cfget.c
+ *	  The single-row read functions: get and get_slice (sql-api.md §5,
+ *	  cassandra-semantics.md §8.1-§8.2).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/acl.h"
+#include "utils/snapmgr.h"
+
+#include "api/cfapi.h"
+#include "api/cfargs.h"
+#include "storage/cfwrite.h"
+
+PG_FUNCTION_INFO_V1(cfstore_get);
+PG_FUNCTION_INFO_V1(cfstore_get_slice);
+
+/* Check a slice range (semantics §8.2) once its bounds are converted. */
+static void
+check_range(const CfType *type, const bytea *start, const bytea *finish, bool reversed, int64 count)
+{
+	if (count < 0)
+		cfInvalidRequest("get_slice requires non-negative count");
+	if (start != NULL)
+		cfValidateName(type, (const uint8 *) VARDATA_ANY(start), VARSIZE_ANY_EXHDR(start), false);
+	if (finish != NULL)
+		cfValidateName(type, (const uint8 *) VARDATA_ANY(finish), VARSIZE_ANY_EXHDR(finish), false);
+	if (start != NULL && finish != NULL)
+	{
+		int			c = cfTypeCompare(type, (const uint8 *) VARDATA_ANY(start), VARSIZE_ANY_EXHDR(start),
+									  (const uint8 *) VARDATA_ANY(finish), VARSIZE_ANY_EXHDR(finish));
+
+		if (reversed ? c < 0 : c > 0)
+			cfInvalidRequest("range finish must come after start in the order of traversal");
+	}
+}
+
+/* The key argument, validated. */
+static bytea *
+key_arg(FunctionCallInfo fcinfo, int argno, const CfColumnFamily *cf)
+{
+	bytea	   *key = cfArgBytes(fcinfo, argno, cf->key_validator, "key");
+
+	if (key == NULL)
+		cfInvalidRequest("Key may not be empty");
+	cfValidateKey(cf, (const uint8 *) VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key));
+	return key;
+}
+
+/* Run a slice and return its cells. */
+static void
+run_slice(FunctionCallInfo fcinfo, CfTarget *t, CfSliceSpec *spec)
+{
+	CfSliceState *slice = cfSliceBegin(t->rel, spec, GetActiveSnapshot());
+
+	cfEmitCells(fcinfo, t->cf, slice);
+	cfSliceEnd(slice);
+	cfTargetClose(t);
+}
+
+/* get(keyspace, column_family, key, column_name, super_column) */
+Datum
+cfstore_get(PG_FUNCTION_ARGS)
+{
+	CfTarget	t;
+	CfSliceSpec spec;
+	const CfType *namecmp;
+
+	cfTargetOpen(&t, fcinfo, ACL_SELECT);
+	namecmp = t.cf->is_super ? t.cf->subcomparator : t.cf->comparator;
+	if (!t.cf->is_super)
+	{
+		if (!cfArgIsNull(fcinfo, 4))
+			cfInvalidRequest("supercolumn parameter is invalid for standard CF %s", t.cf->name);
+		if (cfArgIsNull(fcinfo, 3))
+			cfInvalidRequest("column parameter is not optional for standard CF %s", t.cf->name);
+	}
+	else if (cfArgIsNull(fcinfo, 4))
+		cfInvalidRequest("supercolumn parameter is not optional for super CF %s", t.cf->name);
+
+	memset(&spec, 0, sizeof(spec));
+	spec.key = key_arg(fcinfo, 2, t.cf);
+	if (t.cf->is_super)
+	{
+		spec.sc = cfArgBytes(fcinfo, 4, t.cf->comparator, "super_column");
+		cfValidateName(t.cf->comparator, (const uint8 *) VARDATA_ANY(spec.sc), VARSIZE_ANY_EXHDR(spec.sc), true);
+	}
+	spec.count = PG_INT64_MAX;
+	if (!cfArgIsNull(fcinfo, 3))
+	{
+		bytea	   *name = cfArgBytes(fcinfo, 3, namecmp, "column_name");
+
+		cfValidateName(namecmp, (const uint8 *) VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name), false);
+		spec.start = spec.finish = name;
+		spec.count = 1;
+	}
+	run_slice(fcinfo, &t, &spec);
+	return (Datum) 0;
+}
+
+/*
+ * get_slice(keyspace, column_family, key, start, finish, reversed, count,
+ *			 super_column)
+ */
+Datum
+cfstore_get_slice(PG_FUNCTION_ARGS)
+{
+	CfTarget	t;
+	CfSliceSpec spec;
+	const CfType *itemtype;
+
+	cfTargetOpen(&t, fcinfo, ACL_SELECT);
+	if (!t.cf->is_super && !cfArgIsNull(fcinfo, 7))
+		cfInvalidRequest("columnfamily alone is required for standard CF %s", t.cf->name);
+
+	memset(&spec, 0, sizeof(spec));
+	spec.key = key_arg(fcinfo, 2, t.cf);
+	if (t.cf->is_super && !cfArgIsNull(fcinfo, 7))
+	{
+		spec.sc = cfArgBytes(fcinfo, 7, t.cf->comparator, "super_column");
+		cfValidateName(t.cf->comparator, (const uint8 *) VARDATA_ANY(spec.sc), VARSIZE_ANY_EXHDR(spec.sc), true);
+		itemtype = t.cf->subcomparator;
+	}
+	else
+	{
+		spec.whole_super = t.cf->is_super;
+		itemtype = t.cf->comparator;
+	}
+	spec.start = cfArgBound(fcinfo, 3, itemtype, "start");
+	spec.finish = cfArgBound(fcinfo, 4, itemtype, "finish");
+	spec.reversed = cfArgIsNull(fcinfo, 5) ? false : PG_GETARG_BOOL(5);
+	spec.count = cfArgIsNull(fcinfo, 6) ? 100 : PG_GETARG_INT32(6);
+	check_range(itemtype, spec.start, spec.finish, spec.reversed, spec.count);
+	run_slice(fcinfo, &t, &spec);
+	return (Datum) 0;
+}

@@ -1,0 +1,61 @@
+-- ---------------------------------------------------------------------------
+-- Storage (src/storage): the cfstore table access method and the storage
+-- relations, one per column family: cfstore_data.cf_<id>.
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION cfstore._am_handler(internal) RETURNS table_am_handler
+  AS 'MODULE_PATHNAME', 'cfstore_am_handler' LANGUAGE C;
+CREATE ACCESS METHOD cfstore TYPE TABLE HANDLER cfstore._am_handler;
+COMMENT ON ACCESS METHOD cfstore IS
+  'Column-family storage: cells clustered by row key and comparator order in a B+tree, WAL-logged';
+
+CREATE SCHEMA cfstore_data;
+COMMENT ON SCHEMA cfstore_data IS
+  'Storage relations of cfstore column families (cf_<id>, id = cfstore.column_family.id)';
+GRANT USAGE ON SCHEMA cfstore_data TO PUBLIC;
+
+-- Create the storage relation of a column family, owned by its keyspace's
+-- owner (the caller must be able to act as that owner).
+CREATE FUNCTION cfstore._storage_create(cf_id integer) RETURNS regclass
+  AS 'MODULE_PATHNAME', 'cfstore_storage_create' LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION cfstore._storage_create(integer) IS
+  'Internal: create cfstore_data.cf_<id> for a new column family';
+
+-- The storage relation of a column family.
+CREATE FUNCTION cfstore._storage_relation(keyspace text, column_family text) RETURNS regclass
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp AS $$
+  SELECT format('cfstore_data.%I', 'cf_' || cf.id)::regclass
+    FROM cfstore.column_family cf
+   WHERE cf.keyspace = $1 AND cf.name = $2
+$$;
+COMMENT ON FUNCTION cfstore._storage_relation(text, text) IS
+  'The storage relation (cfstore_data.cf_<id>) of a column family';
+
+CREATE FUNCTION cfstore.truncate(keyspace text, column_family text)
+RETURNS void LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  cf_id integer;
+BEGIN
+  PERFORM cfstore._check_keyspace_exists(keyspace);
+  SELECT cf.id INTO cf_id FROM cfstore.column_family cf
+   WHERE cf.keyspace = truncate.keyspace AND cf.name = column_family;
+  IF cf_id IS NULL THEN
+    PERFORM cfstore._error(format('unconfigured columnfamily %s', column_family), '42P01');
+  END IF;
+  EXECUTE format('TRUNCATE cfstore_data.%I', 'cf_' || cf_id);
+END $$;
+COMMENT ON FUNCTION cfstore.truncate(text, text) IS
+  'Remove all data of a column family regardless of timestamps (needs TRUNCATE on its storage relation)';
+
+CREATE TYPE cfstore.cell AS (
+  key          text,
+  super_column text,
+  column_name  text,
+  value        text,
+  writetime    bigint,
+  ttl          integer
+);
+COMMENT ON TYPE cfstore.cell IS
+  'A live column as the read functions return it, every byte string in its type''s text form';

@@ -1,0 +1,41 @@
+-- ---------------------------------------------------------------------------
+-- The Thrift-style function API (sql-api.md §4-§5), src/api.
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION cfstore.insert(keyspace text, column_family text, key "any", column_name "any",
+    value "any", writetime bigint DEFAULT NULL, ttl integer DEFAULT NULL,
+    super_column "any" DEFAULT NULL)
+RETURNS void AS 'MODULE_PATHNAME', 'cfstore_insert' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION cfstore.insert(text, text, "any", "any", "any", bigint, integer, "any") IS
+  'Write a column (a subcolumn in a Super column family); the highest writetime wins';
+
+CREATE FUNCTION cfstore.remove(keyspace text, column_family text, key "any",
+    column_name "any" DEFAULT NULL, super_column "any" DEFAULT NULL, writetime bigint DEFAULT NULL)
+RETURNS void AS 'MODULE_PATHNAME', 'cfstore_remove' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION cfstore.remove(text, text, "any", "any", "any", bigint) IS
+  'Delete a row, a super column or a column: a tombstone at writetime (default now)';
+
+CREATE FUNCTION cfstore.add(keyspace text, column_family text, key "any", column_name "any",
+    delta bigint, super_column "any" DEFAULT NULL)
+RETURNS void AS 'MODULE_PATHNAME', 'cfstore_add' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION cfstore.add(text, text, "any", "any", bigint, "any") IS
+  'Add delta to a counter column (counter column families only)';
+
+CREATE FUNCTION cfstore.remove_counter(keyspace text, column_family text, key "any",
+    column_name "any" DEFAULT NULL, super_column "any" DEFAULT NULL)
+RETURNS void AS 'MODULE_PATHNAME', 'cfstore_remove_counter' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION cfstore.remove_counter(text, text, "any", "any", "any") IS
+  'Delete a counter column, a counter super column or a whole counter row';
+
+CREATE FUNCTION cfstore.get(keyspace text, column_family text, key "any",
+    column_name "any" DEFAULT NULL, super_column "any" DEFAULT NULL)
+RETURNS SETOF cfstore.cell AS 'MODULE_PATHNAME', 'cfstore_get' LANGUAGE C STABLE;
+COMMENT ON FUNCTION cfstore.get(text, text, "any", "any", "any") IS
+  'One live column, or (Super column family, no column_name) every live subcolumn of a super column';
+
+CREATE FUNCTION cfstore.get_slice(keyspace text, column_family text, key "any",
+    start "any" DEFAULT NULL, finish "any" DEFAULT NULL, reversed boolean DEFAULT false,
+    count integer DEFAULT 100, super_column "any" DEFAULT NULL)
+RETURNS SETOF cfstore.cell AS 'MODULE_PATHNAME', 'cfstore_get_slice' LANGUAGE C STABLE;
+COMMENT ON FUNCTION cfstore.get_slice(text, text, "any", "any", "any", boolean, integer, "any") IS
+  'The first count live columns of a row between start and finish (super columns with all their subcolumns in a Super column family without super_column)';

@@ -1,0 +1,1032 @@
+/*-------------------------------------------------------------------------
+ *
+ * cfinsert.c
+ *	  The cfstore B+tree: descent, cell insertion, page splits.
+ *
+ * Locking follows Lehman and Yao as nbtree does: a descent holds one
+ * buffer lock at a time and moves right past a page whose high key is at or
+ * below the key it wants, so it never needs the parent to be consistent
+ * with the child.  A page covers [low key, high key): the separator of a
+ * downlink is the first key its child may hold.  An inserter locks the leaf
+ * exclusively; a split keeps the left page locked while it inserts the
+ * downlink into the parent (locks are taken bottom-up only by splitters,
+ * top-down only one at a time by everyone, so there is no deadlock).
+ *
+ * WAL: every change is Generic WAL.  A cell insertion that fits is one
+ * record: the run is rewritten into free space at pd_upper (its old image
+ * becomes garbage, counted in the page's opaque data and reclaimed when the
+ * page is next rebuilt), so the record carries the run and a line pointer,
+ * not the page.  A split is two records as in nbtree: (1) left page with
+ * INCOMPLETE_SPLIT and its new high key, the new right page as a full image,
+ * and the old right sibling's left-link; (2) the parent's new downlink and
+ * the left page's flag cleared.  A crash between the two leaves a page that
+ * readers cross by its right-link and that the next inserter finishes.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "miscadmin.h"
+#include "storage/lmgr.h"
+#include "utils/memutils.h"
+
+#include "storage/cfstorage.h"
+
+/* An item of a page being rebuilt. */
+typedef struct CfItem
+{
+	char	   *data;
+	Size		len;
+} CfItem;
+
+static void finish_split(Relation rel, CfRelInfo *info, Buffer lbuf, CfStack *stack);
+static void insert_downlink(Relation rel, CfRelInfo *info, Buffer lbuf, CfStack *stack,
+							const CfKey *sep, BlockNumber rblk);
+
+/* Minus infinity, as a position. */
+static const CfKey cf_minus_infinity = {NULL, 0, NULL, 0, NULL, 0, 0, 0, -1};
+
+/* The key of item off of an internal page, or of a high key. */
+static void
+item_key(Page page, OffsetNumber off, CfKey *key)
+{
+	cfIndexTupleKey((CfIndexTuple) PageGetItem(page, PageGetItemId(page, off)), key);
+}
+
+/* Whether key lies at or beyond the page's high key (the reader must move right). */
+static bool
+beyond_high_key(CfRelInfo *info, Page page, const CfKey *key)
+{
+	CfPageOpaque op = CfPageGetOpaque(page);
+	CfKey		hk;
+
+	if (CfPageIsRightmost(op))
+		return false;
+	item_key(page, CF_HIKEY, &hk);
+	return cfKeyCompare(&info->order, key, &hk) >= 0;
+}
+
+/*
+ * Move right from buf (locked in lockmode) while key lies beyond the
+ * page's high key; returns the locked page that covers key.
+ */
+Buffer
+cfMoveRight(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *key, int lockmode)
+{
+	for (;;)
+	{
+		Page		page = BufferGetPage(buf);
+		CfPageOpaque op = CfPageGetOpaque(page);
+		BlockNumber right;
+
+		if (!beyond_high_key(info, page, key))
+			return buf;
+		right = op->right;
+		UnlockReleaseBuffer(buf);
+		CHECK_FOR_INTERRUPTS();
+		buf = ReadBuffer(rel, right);
+		LockBuffer(buf, lockmode);
+	}
+}
+
+/*
+ * On an internal page: the offset of the last downlink whose separator is
+ * at or below key.  The first data item is minus infinity.
+ */
+static OffsetNumber
+choose_downlink(CfRelInfo *info, Page page, const CfKey *key)
+{
+	CfPageOpaque op = CfPageGetOpaque(page);
+	OffsetNumber lo = CfPageFirstData(op);
+	OffsetNumber hi = PageGetMaxOffsetNumber(page);
+
+	/* invariant: item lo is <= key; find the last such */
+	while (lo < hi)
+	{
+		OffsetNumber mid = lo + (hi - lo + 1) / 2;
+		CfKey		sep;
+
+		item_key(page, mid, &sep);
+		if (cfKeyCompare(&info->order, &sep, key) <= 0)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+/* Copy a key's bytes into cxt (the copy points into one new chunk). */
+static void
+copy_key(const CfKey *src, CfKey *dst, MemoryContext cxt)
+{
+	Size		len = cfIndexTupleSize(src);
+	char	   *buf = MemoryContextAlloc(cxt, len);
+
+	cfIndexTupleForm(src, InvalidBlockNumber, buf);
+	cfIndexTupleKey((CfIndexTuple) buf, dst);
+}
+
+/*
+ * Descend from the root to the leaf page that covers key.  The leaf comes
+ * back pinned and locked: exclusively if forupdate, else shared.  If stack
+ * is not NULL it receives the internal pages passed (for splits); if lowkey
+ * is not NULL it receives the leaf's low key (a copy in lowcxt).  Returns
+ * InvalidBuffer if the relation has no pages yet.
+ */
+Buffer
+cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
+		  CfStack **stack, CfKey *lowkey, MemoryContext lowcxt)
+{
+	Buffer		buf;
+	Page		page;
+	CfPageOpaque op;
+	bool		refreshed = false;
+
+	if (stack)
+		*stack = NULL;
+	if (lowkey)
+		*lowkey = cf_minus_infinity;
+
+	for (;;)
+	{
+		if (info->root == InvalidBlockNumber)
+		{
+			if (RelationGetNumberOfBlocks(rel) == 0)
+				return InvalidBuffer;
+			cfRelInfoRefreshRoot(rel, info);
+			refreshed = true;
+		}
+		buf = ReadBuffer(rel, info->root);
+		LockBuffer(buf, (info->root_level == 0 && forupdate) ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		op = CfPageGetOpaque(page);
+		if ((op->flags & CF_PAGE_ROOT) && op->level == info->root_level)
+			break;
+		/* the root moved (a root split): the cached metapage is stale */
+		if (refreshed)
+		{
+			/*
+			 * Still not a root: a crash interrupted a root split.  Any page
+			 * is a valid starting point thanks to the right-links; go on
+			 * from this one unless the lock mode is wrong for its level.
+			 */
+			if ((op->level == 0) == (info->root_level == 0))
+				break;
+			info->root_level = op->level;
+			UnlockReleaseBuffer(buf);
+			continue;
+		}
+		UnlockReleaseBuffer(buf);
+		cfRelInfoRefreshRoot(rel, info);
+		refreshed = true;
+	}
+
+	for (;;)
+	{
+		OffsetNumber off;
+		BlockNumber child;
+		CfIndexTuple itup;
+
+		/* move right past concurrent splits, remembering the low key */
+		for (;;)
+		{
+			page = BufferGetPage(buf);
+			op = CfPageGetOpaque(page);
+			if (!beyond_high_key(info, page, key))
+				break;
+			if (lowkey)
+			{
+				CfKey		hk;
+
+				item_key(page, CF_HIKEY, &hk);
+				copy_key(&hk, lowkey, lowcxt);
+			}
+			child = op->right;
+			UnlockReleaseBuffer(buf);
+			buf = ReadBuffer(rel, child);
+			LockBuffer(buf, (op->level == 0 && forupdate) ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
+		}
+		if (op->level == 0)
+			return buf;
+
+		off = choose_downlink(info, page, key);
+		itup = (CfIndexTuple) PageGetItem(page, PageGetItemId(page, off));
+		if (lowkey && off != CfPageFirstData(op))
+		{
+			CfKey		sep;
+
+			cfIndexTupleKey(itup, &sep);
+			copy_key(&sep, lowkey, lowcxt);
+		}
+		if (stack)
+		{
+			CfStack    *s = palloc(sizeof(CfStack));
+
+			s->blkno = BufferGetBlockNumber(buf);
+			s->parent = *stack;
+			*stack = s;
+		}
+		child = itup->child;
+		{
+			bool		leaf_next = (op->level == 1);
+
+			UnlockReleaseBuffer(buf);
+			buf = ReadBuffer(rel, child);
+			LockBuffer(buf, (leaf_next && forupdate) ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
+		}
+	}
+}
+
+/* A new page at the end of the relation, pinned and exclusively locked. */
+static Buffer
+new_page(Relation rel)
+{
+	Buffer		buf;
+
+	LockRelationForExtension(rel, ExclusiveLock);
+	buf = ReadBuffer(rel, P_NEW);
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	UnlockRelationForExtension(rel, ExclusiveLock);
+	return buf;
+}
+
+/*
+ * Create the metapage and an empty root leaf if the relation has no pages
+ * (a new or truncated relation: storage is created empty, like heap's).
+ */
+static void
+ensure_initialized(Relation rel, CfRelInfo *info)
+{
+	Buffer		meta,
+				root;
+	GenericXLogState *state;
+	Page		mpage,
+				rpage;
+
+	LockRelationForExtension(rel, ExclusiveLock);
+	if (RelationGetNumberOfBlocks(rel) > 0)
+	{
+		UnlockRelationForExtension(rel, ExclusiveLock);
+		cfRelInfoRefreshRoot(rel, info);
+		return;
+	}
+	meta = ReadBuffer(rel, P_NEW);
+	LockBuffer(meta, BUFFER_LOCK_EXCLUSIVE);
+	root = ReadBuffer(rel, P_NEW);
+	LockBuffer(root, BUFFER_LOCK_EXCLUSIVE);
+	UnlockRelationForExtension(rel, ExclusiveLock);
+	Assert(BufferGetBlockNumber(meta) == CF_META_BLOCK);
+
+	state = GenericXLogStart(rel);
+	mpage = GenericXLogRegisterBuffer(state, meta, GENERIC_XLOG_FULL_IMAGE);
+	rpage = GenericXLogRegisterBuffer(state, root, GENERIC_XLOG_FULL_IMAGE);
+	cfMetaPageInit(mpage, info->cf_id, BufferGetBlockNumber(root));
+	cfPageInit(rpage, 0, CF_PAGE_LEAF | CF_PAGE_ROOT);
+	GenericXLogFinish(state);
+	UnlockReleaseBuffer(root);
+	UnlockReleaseBuffer(meta);
+	cfRelInfoRefreshRoot(rel, info);
+}
+
+/* The items of a page after its high key, pointing into the page. */
+static CfItem *
+page_items(Page page, int *n)
+{
+	CfPageOpaque op = CfPageGetOpaque(page);
+	OffsetNumber first = CfPageFirstData(op);
+	OffsetNumber max = PageGetMaxOffsetNumber(page);
+	CfItem	   *items = palloc(sizeof(CfItem) * (max + 2));
+	int			k = 0;
+
+	for (OffsetNumber off = first; off <= max; off++)
+	{
+		ItemId		iid = PageGetItemId(page, off);
+
+		items[k].data = PageGetItem(page, iid);
+		items[k].len = ItemIdGetLength(iid);
+		k++;
+	}
+	*n = k;
+	return items;
+}
+
+/* Bytes items take on a page, line pointers included. */
+static Size
+items_space(const CfItem *items, int n)
+{
+	Size		sz = 0;
+
+	for (int i = 0; i < n; i++)
+		sz += MAXALIGN(items[i].len) + sizeof(ItemIdData);
+	return sz;
+}
+
+/* Room a rebuilt page has for items, besides its high key. */
+static Size
+page_capacity(Size hikey_len)
+{
+	Size		sz = BLCKSZ - SizeOfPageHeaderData - MAXALIGN(sizeof(CfPageOpaqueData));
+
+	if (hikey_len > 0)
+		sz -= MAXALIGN(hikey_len) + sizeof(ItemIdData);
+	return sz;
+}
+
+/* Write a page from scratch: opaque fields as given, an optional high key, then items. */
+static void
+build_page(Page page, const CfPageOpaqueData *opaque, const char *hikey, Size hikey_len,
+		   const CfItem *items, int n)
+{
+	CfPageOpaque op;
+
+	cfPageInit(page, opaque->level, opaque->flags);
+	op = CfPageGetOpaque(page);
+	op->left = opaque->left;
+	op->right = opaque->right;
+	if (hikey != NULL)
+	{
+		if (PageAddItem(page, (Item) hikey, hikey_len, CF_HIKEY, false, false) != CF_HIKEY)
+			elog(ERROR, "cfstore: could not add high key");
+	}
+	for (int i = 0; i < n; i++)
+	{
+		if (PageAddItem(page, (Item) items[i].data, items[i].len, InvalidOffsetNumber,
+						false, false) == InvalidOffsetNumber)
+			elog(ERROR, "cfstore: could not rebuild page (item %d of %d, %zu bytes)",
+				 i, n, items[i].len);
+	}
+}
+
+/* The last full key of an item (the last cell of a run, or an index tuple's key). */
+static void
+item_last_key(bool leaf, const CfItem *item, CfKey *key, MemoryContext cxt)
+{
+	if (leaf)
+	{
+		CfRun		run;
+
+		cfRunDecode(item->data, item->len, &run, cxt);
+		cfCellKey(&run, &run.cells[run.ncells - 1], key);
+	}
+	else
+		cfIndexTupleKey((CfIndexTuple) item->data, key);
+}
+
+/* The first full key of an item. */
+static void
+item_first_key(bool leaf, const CfItem *item, CfKey *key)
+{
+	if (leaf)
+		cfRunFirstKey(item->data, key);
+	else
+		cfIndexTupleKey((CfIndexTuple) item->data, key);
+}
+
+/*
+ * The separator between two adjacent leaf keys: the shortest prefix of the
+ * right one, with bound -1, that is above the left one (suffix truncation).
+ */
+static void
+leaf_separator(CfRelInfo *info, const CfKey *left, const CfKey *right, CfKey *sep)
+{
+	*sep = *right;
+	for (int n = 1; n <= 3; n++)
+	{
+		sep->nparts = n;
+		sep->bound = -1;
+		if (cfKeyCompare(&info->order, sep, left) > 0)
+			return;
+	}
+	*sep = *right;
+}
+
+/*
+ * Where to split n items: the number that go left.  Leaves prefer a
+ * boundary between two row keys near the middle, so that rows stay whole
+ * where they can; otherwise the middle by bytes.  A page whose new item
+ * went to its very end splits 90/10, as an append-only pattern wants.
+ */
+static int
+choose_split(bool leaf, const CfItem *items, int n, int newpos, bool rightmost)
+{
+	Size		total = 0,
+				acc = 0;
+	int			best = -1;
+	Size		bestdist = 0;
+	int			mid = 1;
+	Size		middist = 0;
+
+	for (int i = 0; i < n; i++)
+		total += MAXALIGN(items[i].len) + sizeof(ItemIdData);
+
+	if (rightmost && newpos == n - 1 && n > 2)
+	{
+		Size		target = total * 9 / 10;
+
+		for (int i = 0; i < n - 1; i++)
+		{
+			acc += MAXALIGN(items[i].len) + sizeof(ItemIdData);
+			if (acc >= target)
+				return Max(i, 1);
+		}
+		return n - 1;
+	}
+
+	acc = 0;
+	for (int i = 1; i < n; i++)
+	{
+		Size		dist;
+
+		acc += MAXALIGN(items[i - 1].len) + sizeof(ItemIdData);
+		dist = acc > total / 2 ? acc - total / 2 : total / 2 - acc;
+		if (i == 1 || dist < middist)
+		{
+			mid = i;
+			middist = dist;
+		}
+		if (leaf && acc >= total * 3 / 10 && acc <= total * 7 / 10)
+		{
+			CfRunHeader a,
+						b;
+
+			memcpy(&a, items[i - 1].data, sizeof(a));
+			memcpy(&b, items[i].data, sizeof(b));
+			if ((a.keylen != b.keylen ||
+				 memcmp(items[i - 1].data + sizeof(a), items[i].data + sizeof(b), a.keylen) != 0) &&
+				(best < 0 || dist < bestdist))
+			{
+				best = i;
+				bestdist = dist;
+			}
+		}
+	}
+	return best > 0 ? best : mid;
+}
+
+/*
+ * Replace the items of the page in buf (exclusively locked) by items[0..n),
+ * splitting it if they do not fit.  newpos is the index of the item that
+ * changed (for the split heuristic).  If child is valid, its
+ * INCOMPLETE_SPLIT flag is cleared in the same WAL record (the downlink to
+ * its right sibling is among the items).  Releases nothing.
+ */
+static void
+rewrite_page(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
+			 CfItem *items, int n, int newpos, Buffer child)
+{
+	Page		page = BufferGetPage(buf);
+	CfPageOpaque op = CfPageGetOpaque(page);
+	bool		leaf = (op->level == 0);
+	char	   *hikey = NULL;
+	Size		hikey_len = 0;
+	GenericXLogState *state;
+	Page		gpage;
+	int			nleft;
+	CfPageOpaqueData lop,
+				rop;
+	CfKey		lastleft,
+				firstright,
+				sep;
+	char	   *sepbuf;
+	Size		seplen;
+	Buffer		rbuf,
+				obuf = InvalidBuffer;
+	BlockNumber rblk;
+	CfItem	   *ritems;
+	int			nright;
+	MemoryContext tmp = CurrentMemoryContext;
+
+	if (!CfPageIsRightmost(op))
+	{
+		ItemId		iid = PageGetItemId(page, CF_HIKEY);
+
+		hikey_len = ItemIdGetLength(iid);
+		hikey = palloc(hikey_len);
+		memcpy(hikey, PageGetItem(page, iid), hikey_len);
+	}
+
+	if (items_space(items, n) <= page_capacity(hikey_len))
+	{
+		/* it fits once compacted: rebuild the page in one record */
+		CfPageOpaqueData keep = *op;
+
+		state = GenericXLogStart(rel);
+		if (BufferIsValid(child))
+		{
+			Page		cpage = GenericXLogRegisterBuffer(state, child, 0);
+
+			CfPageGetOpaque(cpage)->flags &= ~CF_PAGE_INCOMPLETE_SPLIT;
+		}
+		gpage = GenericXLogRegisterBuffer(state, buf, 0);
+		build_page(gpage, &keep, hikey, hikey_len, items, n);
+		GenericXLogFinish(state);
+		return;
+	}
+
+	/* split */
+	if (n < 2)
+		elog(ERROR, "cfstore: cannot split a page holding one item of %zu bytes", items[0].len);
+	nleft = choose_split(leaf, items, n, newpos, CfPageIsRightmost(op));
+	Assert(nleft >= 1 && nleft < n);
+
+	item_last_key(leaf, &items[nleft - 1], &lastleft, tmp);
+	item_first_key(leaf, &items[nleft], &firstright);
+	if (leaf)
+		leaf_separator(info, &lastleft, &firstright, &sep);
+	else
+		sep = firstright;
+
+	/* the right page of an internal split starts with minus infinity */
+	ritems = palloc(sizeof(CfItem) * n);
+	nright = n - nleft;
+	memcpy(ritems, items + nleft, sizeof(CfItem) * nright);
+	if (!leaf)
+	{
+		CfIndexTuple first = (CfIndexTuple) ritems[0].data;
+		Size		len = cfIndexTupleSize(&cf_minus_infinity);
+
+		ritems[0].data = palloc(len);
+		ritems[0].len = len;
+		cfIndexTupleForm(&cf_minus_infinity, first->child, ritems[0].data);
+	}
+	seplen = cfIndexTupleSize(&sep);
+	sepbuf = palloc(seplen);
+	cfIndexTupleForm(&sep, InvalidBlockNumber, sepbuf);
+	if (items_space(items, nleft) > page_capacity(seplen) ||
+		items_space(ritems, nright) > page_capacity(hikey_len))
+		elog(ERROR, "cfstore: split of block %u does not fit (%d items)", BufferGetBlockNumber(buf), n);
+
+	rbuf = new_page(rel);
+	rblk = BufferGetBlockNumber(rbuf);
+	if (leaf && !CfPageIsRightmost(op))
+	{
+		obuf = ReadBuffer(rel, op->right);
+		LockBuffer(obuf, BUFFER_LOCK_EXCLUSIVE);
+	}
+
+	lop = *op;
+	lop.right = rblk;
+	lop.flags = (op->flags & ~CF_PAGE_ROOT) | CF_PAGE_INCOMPLETE_SPLIT;
+	rop = *op;
+	rop.left = leaf ? BufferGetBlockNumber(buf) : InvalidBlockNumber;
+	rop.right = op->right;
+	rop.flags = op->flags & ~(CF_PAGE_ROOT | CF_PAGE_INCOMPLETE_SPLIT);
+
+	/* record 1: left, new right, old right sibling (and a child's flag) */
+	state = GenericXLogStart(rel);
+	if (BufferIsValid(child))
+	{
+		Page		cpage = GenericXLogRegisterBuffer(state, child, 0);
+
+		CfPageGetOpaque(cpage)->flags &= ~CF_PAGE_INCOMPLETE_SPLIT;
+	}
+	gpage = GenericXLogRegisterBuffer(state, buf, 0);
+	{
+		Page		rpage = GenericXLogRegisterBuffer(state, rbuf, GENERIC_XLOG_FULL_IMAGE);
+
+		build_page(rpage, &rop, hikey, hikey_len, ritems, nright);
+	}
+	if (BufferIsValid(obuf))
+	{
+		Page		opage = GenericXLogRegisterBuffer(state, obuf, 0);
+
+		CfPageGetOpaque(opage)->left = rblk;
+	}
+	build_page(gpage, &lop, sepbuf, seplen, items, nleft);
+	GenericXLogFinish(state);
+
+	if (BufferIsValid(obuf))
+		UnlockReleaseBuffer(obuf);
+	UnlockReleaseBuffer(rbuf);
+
+	/* record 2: the downlink, and the left page's flag cleared */
+	{
+		CfKey		sepkey;
+
+		cfIndexTupleKey((CfIndexTuple) sepbuf, &sepkey);
+		insert_downlink(rel, info, buf, stack, &sepkey, rblk);
+	}
+}
+
+/*
+ * The block of the page at `level` that covers key, found by a descent from
+ * the current root (share locks, one at a time; nothing stays locked).
+ */
+static BlockNumber
+find_page_at_level(Relation rel, CfRelInfo *info, const CfKey *key, uint16 level)
+{
+	Buffer		buf;
+
+	cfRelInfoRefreshRoot(rel, info);
+	if (info->root_level < level)
+		elog(ERROR, "cfstore: no level %u above the split page", level);
+	buf = ReadBuffer(rel, info->root);
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	for (;;)
+	{
+		Page		page;
+		CfPageOpaque op;
+		OffsetNumber off;
+		BlockNumber child;
+
+		buf = cfMoveRight(rel, info, buf, key, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		op = CfPageGetOpaque(page);
+		if (op->level == level)
+		{
+			BlockNumber blkno = BufferGetBlockNumber(buf);
+
+			UnlockReleaseBuffer(buf);
+			return blkno;
+		}
+		off = choose_downlink(info, page, key);
+		child = ((CfIndexTuple) PageGetItem(page, PageGetItemId(page, off)))->child;
+		UnlockReleaseBuffer(buf);
+		buf = ReadBuffer(rel, child);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+	}
+}
+
+/*
+ * Insert the downlink (sep -> rblk) for a split of the page in lbuf (still
+ * exclusively locked, flagged INCOMPLETE_SPLIT) into its parent, clearing
+ * the flag in the same record.  A split root gets a new root above it.
+ */
+static void
+insert_downlink(Relation rel, CfRelInfo *info, Buffer lbuf, CfStack *stack,
+				const CfKey *sep, BlockNumber rblk)
+{
+	BlockNumber lblk = BufferGetBlockNumber(lbuf);
+	Page		lpage = BufferGetPage(lbuf);
+	uint16		level = CfPageGetOpaque(lpage)->level;
+	Buffer		pbuf;
+	Page		ppage;
+	CfItem	   *items;
+	int			n;
+	int			pos = -1;
+	Size		len;
+	char	   *itup;
+
+	if (stack == NULL)
+	{
+		/* lbuf was the root, or a descent began below a root split we missed */
+		Buffer		mbuf = ReadBuffer(rel, CF_META_BLOCK);
+		CfMetaPageData *meta;
+
+		LockBuffer(mbuf, BUFFER_LOCK_EXCLUSIVE);
+		meta = CfPageGetMeta(BufferGetPage(mbuf));
+		if (meta->root == lblk)
+		{
+			Buffer		root = new_page(rel);
+			GenericXLogState *state = GenericXLogStart(rel);
+			Page		lp = GenericXLogRegisterBuffer(state, lbuf, 0);
+			Page		rp = GenericXLogRegisterBuffer(state, root, GENERIC_XLOG_FULL_IMAGE);
+			Page		mp = GenericXLogRegisterBuffer(state, mbuf, 0);
+			CfItem		ritems[2];
+			CfPageOpaqueData rop;
+
+			memset(&rop, 0, sizeof(rop));
+			rop.left = rop.right = InvalidBlockNumber;
+			rop.level = level + 1;
+			rop.flags = CF_PAGE_ROOT;
+			ritems[0].len = cfIndexTupleSize(&cf_minus_infinity);
+			ritems[0].data = palloc(ritems[0].len);
+			cfIndexTupleForm(&cf_minus_infinity, lblk, ritems[0].data);
+			ritems[1].len = cfIndexTupleSize(sep);
+			ritems[1].data = palloc(ritems[1].len);
+			cfIndexTupleForm(sep, rblk, ritems[1].data);
+			build_page(rp, &rop, NULL, 0, ritems, 2);
+			CfPageGetOpaque(lp)->flags &= ~CF_PAGE_INCOMPLETE_SPLIT;
+			CfPageGetMeta(mp)->root = BufferGetBlockNumber(root);
+			CfPageGetMeta(mp)->root_level = level + 1;
+			GenericXLogFinish(state);
+			info->root = BufferGetBlockNumber(root);
+			info->root_level = level + 1;
+			UnlockReleaseBuffer(root);
+			UnlockReleaseBuffer(mbuf);
+			return;
+		}
+
+		/*
+		 * Someone else made a new root since our descent: find the page
+		 * one level up that covers the separator.
+		 */
+		UnlockReleaseBuffer(mbuf);
+		stack = palloc(sizeof(CfStack));
+		stack->blkno = find_page_at_level(rel, info, sep, level + 1);
+		stack->parent = NULL;
+	}
+
+	/* lock the parent and move right until it holds our downlink */
+	pbuf = ReadBuffer(rel, stack->blkno);
+	LockBuffer(pbuf, BUFFER_LOCK_EXCLUSIVE);
+	for (;;)
+	{
+		CfPageOpaque pop;
+		OffsetNumber max;
+
+		ppage = BufferGetPage(pbuf);
+		pop = CfPageGetOpaque(ppage);
+		max = PageGetMaxOffsetNumber(ppage);
+		for (OffsetNumber off = CfPageFirstData(pop); off <= max; off++)
+		{
+			CfIndexTuple t = (CfIndexTuple) PageGetItem(ppage, PageGetItemId(ppage, off));
+
+			if (t->child == lblk)
+			{
+				pos = off - CfPageFirstData(pop);
+				break;
+			}
+		}
+		if (pos >= 0)
+			break;
+		if (CfPageIsRightmost(pop))
+			elog(ERROR, "cfstore: downlink to block %u not found at level %u",
+				 lblk, pop->level);
+		{
+			BlockNumber right = pop->right;
+
+			UnlockReleaseBuffer(pbuf);
+			pbuf = ReadBuffer(rel, right);
+			LockBuffer(pbuf, BUFFER_LOCK_EXCLUSIVE);
+		}
+	}
+
+	/* a parent whose own split is unfinished is finished first */
+	if (CfPageGetOpaque(ppage)->flags & CF_PAGE_INCOMPLETE_SPLIT)
+	{
+		finish_split(rel, info, pbuf, stack->parent);
+		UnlockReleaseBuffer(pbuf);
+		insert_downlink(rel, info, lbuf, stack, sep, rblk);
+		return;
+	}
+
+	items = page_items(ppage, &n);
+	items = repalloc(items, sizeof(CfItem) * (n + 1));
+	memmove(&items[pos + 2], &items[pos + 1], sizeof(CfItem) * (n - pos - 1));
+	len = cfIndexTupleSize(sep);
+	itup = palloc(len);
+	cfIndexTupleForm(sep, rblk, itup);
+	items[pos + 1].data = itup;
+	items[pos + 1].len = len;
+	/* page_items points into the page: copy before the rebuild overwrites it */
+	for (int i = 0; i <= n; i++)
+	{
+		if (i != pos + 1)
+		{
+			char	   *c = palloc(items[i].len);
+
+			memcpy(c, items[i].data, items[i].len);
+			items[i].data = c;
+		}
+	}
+	rewrite_page(rel, info, pbuf, stack->parent, items, n + 1, pos + 1, lbuf);
+	UnlockReleaseBuffer(pbuf);
+}
+
+/*
+ * Finish a split a crash interrupted: insert the missing downlink of the
+ * right sibling of the page in buf (exclusively locked, flagged).
+ */
+static void
+finish_split(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack)
+{
+	Page		page = BufferGetPage(buf);
+	CfPageOpaque op = CfPageGetOpaque(page);
+	CfKey		hk;
+	char	   *copy;
+	Size		len;
+
+	Assert(op->flags & CF_PAGE_INCOMPLETE_SPLIT);
+	len = ItemIdGetLength(PageGetItemId(page, CF_HIKEY));
+	copy = palloc(len);
+	memcpy(copy, PageGetItem(page, PageGetItemId(page, CF_HIKEY)), len);
+	cfIndexTupleKey((CfIndexTuple) copy, &hk);
+	insert_downlink(rel, info, buf, stack, &hk, op->right);
+}
+
+/* Insert cell (with its key into run) at position j of run. */
+static void
+run_insert_cell(CfRun *run, const CfCell *cell, int j)
+{
+	CfCell	   *cells = palloc(sizeof(CfCell) * (run->ncells + 1));
+
+	memcpy(cells, run->cells, sizeof(CfCell) * j);
+	cells[j] = *cell;
+	memcpy(cells + j + 1, run->cells + j, sizeof(CfCell) * (run->ncells - j));
+	run->cells = cells;
+	run->ncells++;
+}
+
+/* The position of key among a run's cells: after every cell at or below it. */
+static int
+run_position(CfRelInfo *info, const CfRun *run, const CfKey *key)
+{
+	int			lo = 0,
+				hi = run->ncells;
+
+	while (lo < hi)
+	{
+		int			mid = (lo + hi) / 2;
+		CfKey		ck;
+
+		cfCellKey(run, &run->cells[mid], &ck);
+		if (cfKeyCompare(&info->order, &ck, key) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Encode a run into a palloc'd item. */
+static CfItem
+run_item(const CfRun *run)
+{
+	CfItem		item;
+
+	item.len = cfRunEncodedSize(run);
+	item.data = palloc(item.len);
+	cfRunEncode(run, item.data);
+	return item;
+}
+
+/*
+ * Insert one cell version.  cellrun is a run of one cell carrying its row
+ * key and super column.  The caller has validated sizes and values.
+ */
+void
+cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
+{
+	CfKey		key;
+	CfStack    *stack;
+	Buffer		buf;
+	Page		page;
+	CfPageOpaque op;
+	OffsetNumber first,
+				max,
+				target = InvalidOffsetNumber;
+	CfRun		run;
+	bool		same = false;
+	CfItem		newitems[2];
+	int			nnew;
+	MemoryContext tmp,
+				old;
+
+	tmp = AllocSetContextCreate(CurrentMemoryContext, "cfstore insert", ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(tmp);
+
+	cfCellKey(cellrun, &cellrun->cells[0], &key);
+	for (;;)
+	{
+		buf = cfDescend(rel, info, &key, true, &stack, NULL, NULL);
+		if (!BufferIsValid(buf))
+		{
+			ensure_initialized(rel, info);
+			continue;
+		}
+		page = BufferGetPage(buf);
+		op = CfPageGetOpaque(page);
+		if (!(op->flags & CF_PAGE_INCOMPLETE_SPLIT))
+			break;
+		finish_split(rel, info, buf, stack);
+		UnlockReleaseBuffer(buf);
+	}
+
+	/* the run the cell belongs in: the last whose first key is at or below it */
+	first = CfPageFirstData(op);
+	max = PageGetMaxOffsetNumber(page);
+	{
+		OffsetNumber lo = first,
+					hi = max + 1;
+
+		while (lo < hi)
+		{
+			OffsetNumber mid = lo + (hi - lo) / 2;
+			CfKey		fk;
+
+			cfRunFirstKey(PageGetItem(page, PageGetItemId(page, mid)), &fk);
+			if (cfKeyCompare(&info->order, &fk, &key) <= 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		/* lo is the first run above the key */
+		target = lo > first ? lo - 1 : InvalidOffsetNumber;
+	}
+
+	/* same row key and super column as the target run, or as the next one? */
+	for (int pass = 0; pass < 2 && !same; pass++)
+	{
+		OffsetNumber off = pass == 0 ? target : (target == InvalidOffsetNumber ? first : target + 1);
+		CfKey		fk;
+
+		if (off == InvalidOffsetNumber || off > max)
+			continue;
+		cfRunFirstKey(PageGetItem(page, PageGetItemId(page, off)), &fk);
+		if (fk.keylen == key.keylen && memcmp(fk.key, key.key, key.keylen) == 0 &&
+			fk.sclen == key.sclen && (key.sclen == 0 || memcmp(fk.sc, key.sc, key.sclen) == 0))
+		{
+			ItemId		iid = PageGetItemId(page, off);
+
+			cfRunDecode(PageGetItem(page, iid), ItemIdGetLength(iid), &run, tmp);
+			target = off;
+			same = true;
+		}
+	}
+
+	if (same)
+	{
+		run_insert_cell(&run, &cellrun->cells[0], run_position(info, &run, &key));
+		newitems[0] = run_item(&run);
+		nnew = 1;
+		if (newitems[0].len > CF_RUN_MAX && run.ncells > 1)
+		{
+			/* split the run in two at its middle */
+			CfRun		a = run,
+						b = run;
+
+			a.ncells = run.ncells / 2;
+			b.cells = run.cells + a.ncells;
+			b.ncells = run.ncells - a.ncells;
+			newitems[0] = run_item(&a);
+			newitems[1] = run_item(&b);
+			nnew = 2;
+		}
+	}
+	else
+	{
+		newitems[0] = run_item(cellrun);
+		nnew = 1;
+		target = target == InvalidOffsetNumber ? first : target + 1;
+	}
+
+	/* fast path: the new images fit the page's free space */
+	{
+		Size		need = 0;
+		Size		freespace = ((PageHeader) page)->pd_upper - ((PageHeader) page)->pd_lower;
+
+		for (int i = 0; i < nnew; i++)
+			need += MAXALIGN(newitems[i].len);
+		need += sizeof(ItemIdData) * (same ? nnew - 1 : nnew);
+		if (need <= freespace)
+		{
+			GenericXLogState *state = GenericXLogStart(rel);
+			Page		gpage = GenericXLogRegisterBuffer(state, buf, 0);
+			PageHeader	ph = (PageHeader) gpage;
+			OffsetNumber at = target;
+
+			if (same)
+			{
+				ItemId		iid = PageGetItemId(gpage, target);
+				Size		sz = MAXALIGN(newitems[0].len);
+
+				CfPageGetOpaque(gpage)->garbage += MAXALIGN(ItemIdGetLength(iid));
+				ph->pd_upper -= sz;
+				memcpy((char *) gpage + ph->pd_upper, newitems[0].data, newitems[0].len);
+				ItemIdSetNormal(iid, ph->pd_upper, newitems[0].len);
+				at = target + 1;
+				if (nnew == 2 &&
+					PageAddItem(gpage, (Item) newitems[1].data, newitems[1].len, at, false, false) != at)
+					elog(ERROR, "cfstore: could not add run item");
+			}
+			else if (PageAddItem(gpage, (Item) newitems[0].data, newitems[0].len, at, false, false) != at)
+				elog(ERROR, "cfstore: could not add run item");
+			GenericXLogFinish(state);
+		}
+		else
+		{
+			/* rebuild (compacting) or split the page */
+			int			n;
+			CfItem	   *items = page_items(page, &n);
+			CfItem	   *all = palloc(sizeof(CfItem) * (n + 2));
+			int			k = 0;
+			int			idx = target - first;
+			int			newpos;
+
+			for (int i = 0; i < idx; i++)
+				all[k++] = items[i];
+			newpos = k;
+			for (int i = 0; i < nnew; i++)
+				all[k++] = newitems[i];
+			for (int i = same ? idx + 1 : idx; i < n; i++)
+				all[k++] = items[i];
+			/* the rebuild overwrites the page: copy what points into it */
+			for (int i = 0; i < k; i++)
+			{
+				if (i < newpos || i >= newpos + nnew)
+				{
+					char	   *c = palloc(all[i].len);
+
+					memcpy(c, all[i].data, all[i].len);
+					all[i].data = c;
+				}
+			}
+			rewrite_page(rel, info, buf, stack, all, k, newpos, InvalidBuffer);
+		}
+	}
+
+	UnlockReleaseBuffer(buf);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(tmp);
+}

@@ -1,0 +1,274 @@
+/*-------------------------------------------------------------------------
+ *
+ * cfrel.c
+ *	  Storage relations and the column families they hold.
+ *
+ * A column family's cells live in the relation cfstore_data.cf_<id>, id
+ * being cfstore.column_family.id.  The relation knows its column family
+ * only by that name; the comparators it is ordered by come from the
+ * catalog and, as they never change for an id, are kept for the life of
+ * the backend in a small hash table.  rd_amcache holds a CfRelInfo (one
+ * chunk, freed by the relcache) pointing at them, with the root block read
+ * from the metapage.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_namespace.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/hsearch.h"
+#include "utils/syscache.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+
+#include "storage/cfstorage.h"
+
+#define CF_STORAGE_SCHEMA "cfstore_data"
+
+typedef struct CfOrderEntry
+{
+	int32		cf_id;
+	bool		is_super;
+	bool		is_counter;
+	CfOrder		order;
+} CfOrderEntry;
+
+static HTAB *order_cache = NULL;
+
+/* The column family id a storage relation holds, from its name. */
+int32
+cfRelationCfId(Relation rel)
+{
+	const char *name = RelationGetRelationName(rel);
+	char	   *nspname = get_namespace_name(RelationGetNamespace(rel));
+	int32		id = 0;
+	const char *p;
+
+	if (nspname == NULL || strcmp(nspname, CF_STORAGE_SCHEMA) != 0 || strncmp(name, "cf_", 3) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("table \"%s\" is not the storage of a cfstore column family", name),
+				 errhint("Tables using the cfstore access method are created by cfstore.create_column_family().")));
+	for (p = name + 3; *p; p++)
+	{
+		if (*p < '0' || *p > '9' || id > 100000000)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("table \"%s\" is not the storage of a cfstore column family", name),
+					 errhint("Tables using the cfstore access method are created by cfstore.create_column_family().")));
+		id = id * 10 + (*p - '0');
+	}
+	return id;
+}
+
+/* The column family a storage relation holds (errors if it is missing). */
+const CfColumnFamily *
+cfRelationColumnFamily(Relation rel)
+{
+	int32		id = cfRelationCfId(rel);
+	const CfColumnFamily *cf = cfCatalogLookupById(id);
+
+	if (cf == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("column family %d of table \"%s\" is not in the cfstore catalog",
+						id, RelationGetRelationName(rel)),
+				 errhint("Restore the cfstore catalog tables (schema cfstore) before the data of schema cfstore_data.")));
+	return cf;
+}
+
+/* The storage relation of a column family, or InvalidOid if missing_ok. */
+Oid
+cfStorageRelid(int32 cf_id, bool missing_ok)
+{
+	char		name[NAMEDATALEN];
+	Oid			nsp = get_namespace_oid(CF_STORAGE_SCHEMA, missing_ok);
+	Oid			relid = InvalidOid;
+
+	snprintf(name, sizeof(name), "cf_%d", cf_id);
+	if (OidIsValid(nsp))
+		relid = get_relname_relid(name, nsp);
+	if (!OidIsValid(relid) && !missing_ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("the storage relation %s.%s of column family %d is missing",
+						CF_STORAGE_SCHEMA, name, cf_id)));
+	return relid;
+}
+
+/* The comparators of column family cf_id, cached for the backend's life. */
+static CfOrderEntry *
+order_lookup(Relation rel, int32 cf_id)
+{
+	CfOrderEntry *entry;
+	bool		found;
+
+	if (order_cache == NULL)
+	{
+		HASHCTL		ctl;
+
+		memset(&ctl, 0, sizeof(ctl));
+		ctl.keysize = sizeof(int32);
+		ctl.entrysize = sizeof(CfOrderEntry);
+		ctl.hcxt = TopMemoryContext;
+		order_cache = hash_create("cfstore comparators", 16, &ctl,
+								  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	}
+	entry = hash_search(order_cache, &cf_id, HASH_FIND, NULL);
+	if (entry == NULL)
+	{
+		const CfColumnFamily *cf = cfRelationColumnFamily(rel);
+		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+		CfOrder		order;
+
+		order.sccmp = cf->is_super ? cfTypeCopy(cf->comparator) : NULL;
+		order.namecmp = cfTypeCopy(cf->is_super ? cf->subcomparator : cf->comparator);
+		MemoryContextSwitchTo(old);
+		entry = hash_search(order_cache, &cf_id, HASH_ENTER, &found);
+		entry->is_super = cf->is_super;
+		entry->is_counter = cf->is_counter;
+		entry->order = order;
+	}
+	return entry;
+}
+
+/* Re-read the root from the metapage into info. */
+void
+cfRelInfoRefreshRoot(Relation rel, CfRelInfo *info)
+{
+	Buffer		buf = ReadBuffer(rel, CF_META_BLOCK);
+	Page		page;
+	CfMetaPageData *meta;
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	meta = CfPageGetMeta(page);
+	if (meta->magic != CF_META_MAGIC)
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("table \"%s\" is not a cfstore storage relation (bad metapage magic %08x)",
+						RelationGetRelationName(rel), meta->magic)));
+	if (meta->version != CF_FORMAT_VERSION)
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("table \"%s\" has cfstore format version %u, this build reads version %d",
+						RelationGetRelationName(rel), meta->version, CF_FORMAT_VERSION)));
+	info->root = meta->root;
+	info->root_level = meta->root_level;
+	UnlockReleaseBuffer(buf);
+}
+
+/* What this backend knows about a storage relation. */
+CfRelInfo *
+cfRelInfo(Relation rel)
+{
+	CfRelInfo  *info = (CfRelInfo *) rel->rd_amcache;
+
+	if (info == NULL)
+	{
+		int32		cf_id = cfRelationCfId(rel);
+		CfOrderEntry *entry = order_lookup(rel, cf_id);
+
+		CfRelInfo	local;
+
+		memset(&local, 0, sizeof(local));
+		local.cf_id = cf_id;
+		local.is_super = entry->is_super;
+		local.is_counter = entry->is_counter;
+		local.order = entry->order;
+		local.root = InvalidBlockNumber;
+		if (RelationGetNumberOfBlocks(rel) > 0)
+			cfRelInfoRefreshRoot(rel, &local);
+		info = MemoryContextAlloc(CacheMemoryContext, sizeof(CfRelInfo));
+		*info = local;
+		rel->rd_amcache = info;
+	}
+	return info;
+}
+
+/* The owner of a schema. */
+static Oid
+schema_owner(Oid nsp)
+{
+	HeapTuple	tup = SearchSysCache1(NAMESPACEOID, ObjectIdGetDatum(nsp));
+	Oid			owner;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for schema %u", nsp);
+	owner = ((Form_pg_namespace) GETSTRUCT(tup))->nspowner;
+	ReleaseSysCache(tup);
+	return owner;
+}
+
+PG_FUNCTION_INFO_V1(cfstore_storage_create);
+
+/*
+ * _storage_create(cf_id): create cfstore_data.cf_<id>, owned by the owner
+ * of the column family's keyspace.  The caller must be able to act as that
+ * owner (create_column_family has checked it owns the keyspace); the table
+ * is created as the owner of schema cfstore_data, so that users need no
+ * CREATE privilege there.
+ */
+Datum
+cfstore_storage_create(PG_FUNCTION_ARGS)
+{
+	int32		id = PG_GETARG_INT32(0);
+	const CfColumnFamily *cf = cfCatalogLookupById(id);
+	Oid			ks_owner;
+	Oid			data_nsp;
+	Oid			save_userid;
+	int			save_sec;
+	char	   *sql;
+	Oid			relid;
+
+	if (cf == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("no column family has id %d", id)));
+	ks_owner = schema_owner(get_namespace_oid(cf->keyspace, false));
+	if (!has_privs_of_role(GetUserId(), ks_owner))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("must be owner of keyspace %s", cf->keyspace)));
+	data_nsp = get_namespace_oid(CF_STORAGE_SCHEMA, false);
+	if (OidIsValid(cfStorageRelid(id, true)))
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_TABLE),
+				 errmsg("the storage relation of column family %d already exists", id)));
+
+	GetUserIdAndSecContext(&save_userid, &save_sec);
+	SetUserIdAndSecContext(schema_owner(data_nsp), save_sec | SECURITY_LOCAL_USERID_CHANGE);
+	PG_TRY();
+	{
+		if (SPI_connect() != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed");
+		sql = psprintf("CREATE TABLE " CF_STORAGE_SCHEMA ".cf_%d ("
+					   "key bytea NOT NULL, super_column bytea, column_name bytea NOT NULL, "
+					   "value bytea NOT NULL, writetime bigint, ttl integer, expires_at integer"
+					   ") USING cfstore", id);
+		if (SPI_execute(sql, false, 0) != SPI_OK_UTILITY)
+			elog(ERROR, "could not create the storage relation of column family %d", id);
+		sql = psprintf("COMMENT ON TABLE " CF_STORAGE_SCHEMA ".cf_%d IS %s", id,
+					   quote_literal_cstr(psprintf("cfstore column family %s.%s", cf->keyspace, cf->name)));
+		SPI_execute(sql, false, 0);
+		sql = psprintf("ALTER TABLE " CF_STORAGE_SCHEMA ".cf_%d OWNER TO %s", id,
+					   quote_identifier(GetUserNameFromId(ks_owner, false)));
+		if (SPI_execute(sql, false, 0) != SPI_OK_UTILITY)
+			elog(ERROR, "could not set the owner of the storage relation of column family %d", id);
+		SPI_finish();
+	}
+	PG_FINALLY();
+	{
+		SetUserIdAndSecContext(save_userid, save_sec);
+	}
+	PG_END_TRY();
+	relid = cfStorageRelid(id, false);
+	PG_RETURN_OID(relid);
+}

@@ -1,0 +1,1172 @@
+/*-------------------------------------------------------------------------
+ *
+ * cfslice.c
+ *	  Reading: walking leaf pages in key order (either direction) and
+ *	  reconciling cell versions into live columns.
+ *
+ * The walker holds one page locked at a time.  It reads a page whole (or
+ * from a start position to the page's end) under a share lock, handing the
+ * visible cell versions to a consumer that copies what it keeps, then
+ * moves on: forward by the right-link read under the same lock (Lehman and
+ * Yao: keys that a later split moves right of us were already read), or
+ * backward by the left-link, correcting for a concurrent split of the left
+ * page by moving right until the page whose right-link is ours.  Nothing is
+ * materialised beyond one page and one column's versions (one super
+ * column's, for super column slices).
+ *
+ * The consumer reconciles (cassandra-semantics.md §4-§7): versions of one
+ * column are adjacent, so each column is resolved when the next begins.  A
+ * container's tombstones (row, super column) are cells with an empty name
+ * that sort first in their container.  A forward scan that starts at a
+ * container's beginning meets them in the stream; a slice that starts
+ * inside it (a start bound, or reversed) reads them first, from the page
+ * it lands on when that page's low key shows they are on it, else by a
+ * separate descent.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "datatype/timestamp.h"
+#include "miscadmin.h"
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
+
+#include "storage/cfstorage.h"
+
+typedef enum CfFeed
+{
+	CF_FEED_CONTINUE,
+	CF_FEED_STOP
+} CfFeed;
+
+typedef CfFeed (*CfFeedFn) (void *arg, const CfRun *run, CfCell *cell, Buffer buf);
+
+/* ---------------------------------------------------------------------
+ * Walking pages
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * Hand the cells of the locked leaf page in buf to fn, in key order or
+ * backwards, starting at position from (NULL: the page's first or last
+ * cell).  Returns true if fn asked to stop.
+ */
+static bool
+scan_page(CfRelInfo *info, Buffer buf, const CfKey *from, bool backward,
+		  CfFeedFn fn, void *arg, MemoryContext cxt)
+{
+	Page		page = BufferGetPage(buf);
+	CfPageOpaque op = CfPageGetOpaque(page);
+	OffsetNumber first = CfPageFirstData(op);
+	OffsetNumber max = PageGetMaxOffsetNumber(page);
+	OffsetNumber off;
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	bool		stopped = false;
+
+	if (max < first)
+	{
+		MemoryContextSwitchTo(old);
+		return false;
+	}
+
+	/* the run to start in */
+	if (from == NULL)
+		off = backward ? max : first;
+	else
+	{
+		OffsetNumber lo = first,
+					hi = max + 1;
+
+		/* first run whose first key is above from (forward) / at or above (backward) */
+		while (lo < hi)
+		{
+			OffsetNumber mid = lo + (hi - lo) / 2;
+			CfKey		fk;
+			int			c;
+
+			cfRunFirstKey(PageGetItem(page, PageGetItemId(page, mid)), &fk);
+			c = cfKeyCompare(&info->order, &fk, from);
+			if (backward ? c < 0 : c <= 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		off = lo > first ? lo - 1 : (backward ? InvalidOffsetNumber : first);
+	}
+
+	while (!stopped && off != InvalidOffsetNumber && off >= first && off <= max)
+	{
+		ItemId		iid = PageGetItemId(page, off);
+		CfRun		run;
+
+		cfRunDecode(PageGetItem(page, iid), ItemIdGetLength(iid), &run, cxt);
+		for (int k = 0; k < run.ncells; k++)
+		{
+			int			i = backward ? run.ncells - 1 - k : k;
+			CfCell	   *cell = &run.cells[i];
+
+			if (from != NULL)
+			{
+				CfKey		ck;
+				int			c;
+
+				cfCellKey(&run, cell, &ck);
+				c = cfKeyCompare(&info->order, &ck, from);
+				if (backward ? c >= 0 : c < 0)
+					continue;
+			}
+			if (fn(arg, &run, cell, buf) == CF_FEED_STOP)
+			{
+				stopped = true;
+				break;
+			}
+		}
+		/* past the start run, no more position checks are needed */
+		from = NULL;
+		if (backward)
+			off = off > first ? off - 1 : InvalidOffsetNumber;
+		else
+			off++;
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(cxt);
+	return stopped;
+}
+
+/* A walk over leaf pages. */
+typedef struct CfWalk
+{
+	Relation	rel;
+	CfRelInfo  *info;
+	bool		backward;
+	bool		started;
+	bool		finished;
+	CfKey		start;			/* where the first page is read from */
+	bool		has_start;
+	BlockNumber next;			/* forward: next page; backward: the page just read */
+	BlockNumber prev;			/* backward: its left-link when read */
+	MemoryContext pagecxt;		/* decoded runs, reset per page */
+	MemoryContext keycxt;		/* the landing page's low key */
+	CfKey		lowkey;
+	uint64		pages;			/* pages read */
+} CfWalk;
+
+/* Set up a walk from start (NULL: the first or last key). */
+static void
+walk_init(CfWalk *w, Relation rel, CfRelInfo *info, const CfKey *start, bool backward)
+{
+	memset(w, 0, sizeof(*w));
+	w->rel = rel;
+	w->info = info;
+	w->backward = backward;
+	if (start)
+	{
+		w->start = *start;
+		w->has_start = true;
+	}
+	else
+	{
+		w->start.nparts = 0;
+		w->start.bound = backward ? 1 : -1;
+	}
+	w->pagecxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore page", ALLOCSET_DEFAULT_SIZES);
+	w->keycxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore low key", ALLOCSET_SMALL_SIZES);
+}
+
+/* Release a walk's memory. */
+static void
+walk_end(CfWalk *w)
+{
+	MemoryContextDelete(w->pagecxt);
+	MemoryContextDelete(w->keycxt);
+}
+
+/* The page before blkno (whose left-link was left), share-locked, or InvalidBuffer. */
+static Buffer
+walk_left(CfWalk *w, BlockNumber blkno, BlockNumber left)
+{
+	Buffer		buf;
+
+	if (left == InvalidBlockNumber)
+		return InvalidBuffer;
+	buf = ReadBuffer(w->rel, left);
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	for (;;)
+	{
+		CfPageOpaque op = CfPageGetOpaque(BufferGetPage(buf));
+		BlockNumber right = op->right;
+
+		if (right == blkno)
+			return buf;
+		/* the left page split after we saw its link: move right to our neighbour */
+		if (right == InvalidBlockNumber)
+			elog(ERROR, "cfstore: left sibling chain of block %u is broken", blkno);
+		UnlockReleaseBuffer(buf);
+		CHECK_FOR_INTERRUPTS();
+		buf = ReadBuffer(w->rel, right);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+	}
+}
+
+/*
+ * Read the next page of the walk into fn.  The first call lands with a
+ * descent and, if landing is not NULL, calls it on the locked page before
+ * the cells are read, with the page's low key.  If landing returns false
+ * (it needs other pages first), the page is released, resolve is called,
+ * and the descent is repeated.  Returns false once the walk is over.
+ */
+typedef bool (*CfLandFn) (void *arg, Buffer buf, const CfKey *lowkey);
+typedef void (*CfResolveFn) (void *arg);
+
+static bool
+walk_step(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn resolve)
+{
+	Buffer		buf;
+	CfPageOpaque op;
+	bool		stopped;
+	const CfKey *from = NULL;
+
+	if (w->finished)
+		return false;
+	if (!w->started)
+	{
+		w->started = true;
+		MemoryContextReset(w->keycxt);
+		buf = cfDescend(w->rel, w->info, &w->start, false, NULL, &w->lowkey, w->keycxt);
+		if (!BufferIsValid(buf))
+		{
+			w->finished = true;
+			return false;
+		}
+		if (landing && !landing(arg, buf, &w->lowkey))
+		{
+			/* a reader never holds two pages: let go before reading others */
+			UnlockReleaseBuffer(buf);
+			resolve(arg);
+			MemoryContextReset(w->keycxt);
+			buf = cfDescend(w->rel, w->info, &w->start, false, NULL, &w->lowkey, w->keycxt);
+			if (!BufferIsValid(buf))
+			{
+				w->finished = true;
+				return false;
+			}
+		}
+		from = w->has_start ? &w->start : NULL;
+	}
+	else if (!w->backward)
+	{
+		if (w->next == InvalidBlockNumber)
+		{
+			w->finished = true;
+			return false;
+		}
+		buf = ReadBuffer(w->rel, w->next);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+	}
+	else
+	{
+		buf = walk_left(w, w->next, w->prev);
+		if (!BufferIsValid(buf))
+		{
+			w->finished = true;
+			return false;
+		}
+	}
+
+	w->pages++;
+	op = CfPageGetOpaque(BufferGetPage(buf));
+	stopped = scan_page(w->info, buf, from, w->backward, fn, arg, w->pagecxt);
+	if (w->backward)
+	{
+		w->next = BufferGetBlockNumber(buf);
+		w->prev = op->left;
+	}
+	else
+		w->next = op->right;
+	UnlockReleaseBuffer(buf);
+	if (stopped)
+		w->finished = true;
+	return !w->finished;
+}
+
+/* ---------------------------------------------------------------------
+ * Reconciliation
+ * ---------------------------------------------------------------------
+ */
+
+/* A column's versions, reduced as they arrive. */
+typedef struct CfColumn
+{
+	bytea	   *name;
+	bool		any;			/* a visible version was seen */
+	/* standard columns: the winner so far (§4) */
+	bool		tomb;			/* winner is a tombstone or expired */
+	int64		ts;
+	bytea	   *value;
+	int32		ttl;
+	uint32		expires_at;
+	/* counters: the newest deletion, and every increment */
+	int64		deleted_at;
+	int			ndeltas;
+	int			maxdeltas;
+	int64	   *delta_ts;
+	int64	   *delta;
+} CfColumn;
+
+typedef enum CfReadMode
+{
+	CF_READ_SCAN,				/* every live column of every row */
+	CF_READ_COLUMNS,			/* columns (or subcolumns) of one container */
+	CF_READ_SUPERS				/* super columns of one row, with all their subcolumns */
+} CfReadMode;
+
+struct CfSliceState
+{
+	Relation	rel;
+	CfRelInfo  *info;
+	Snapshot	snapshot;
+	CfReadMode	mode;
+	bool		backward;
+	bool		is_counter;
+	bool		is_super;
+	int64		now;			/* seconds since 1970, for TTL expiry */
+	CfWalk		walk;
+
+	/* the slice */
+	bytea	   *key;
+	bytea	   *sc;				/* CF_READ_COLUMNS in a Super CF */
+	bytea	   *start;
+	bytea	   *finish;
+	int64		count;
+	int64		items;
+
+	/* containers */
+	bytea	   *curkey;
+	int64		row_del;
+	bytea	   *cursc;
+	int64		sc_del;
+	bool		markers_known;	/* row_del / sc_del resolved before the walk */
+	bool		row_markers_known;
+	bool		sc_markers_known;
+
+	/* the column being reduced */
+	CfColumn	col;
+	MemoryContext colcxt;
+
+	/* CF_READ_SUPERS: the super column being gathered */
+	int			ngroup;
+	int			maxgroup;
+	CfColumn   *group;
+	MemoryContext groupcxt;
+
+	/* results */
+	CfOutCell  *queue;
+	int			nqueue;
+	int			maxqueue;
+	int			qhead;
+	MemoryContext outcxt;
+	bool		done;
+};
+
+#define CF_NO_DELETION PG_INT64_MIN
+
+/* Copy bytes into a new bytea in the current memory context. */
+static bytea *
+make_bytea(const uint8 *data, int len)
+{
+	bytea	   *b = palloc(VARHDRSZ + len);
+
+	SET_VARSIZE(b, VARHDRSZ + len);
+	if (len > 0)
+		memcpy(VARDATA(b), data, len);
+	return b;
+}
+
+/* Whether a bytea holds exactly these bytes. */
+static inline bool
+bytea_eq(const bytea *b, const uint8 *data, int len)
+{
+	return b != NULL && VARSIZE_ANY_EXHDR(b) == (Size) len &&
+		memcmp(VARDATA_ANY(b), data, len) == 0;
+}
+
+/* Seconds since 1970 now. */
+static int64
+unix_now(void)
+{
+	return (int64) (GetCurrentTimestamp() / USECS_PER_SEC) +
+		(int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY;
+}
+
+/* Start reducing a new column. */
+static void
+column_reset(CfSliceState *s, CfColumn *col, const uint8 *name, int len)
+{
+	MemoryContext old;
+
+	MemoryContextReset(s->colcxt);
+	memset(col, 0, sizeof(*col));
+	old = MemoryContextSwitchTo(s->colcxt);
+	col->name = make_bytea(name, len);
+	MemoryContextSwitchTo(old);
+	col->deleted_at = CF_NO_DELETION;
+}
+
+/* Fold one visible version into its column (semantics §4, §6, §7). */
+static void
+column_add(CfSliceState *s, CfColumn *col, const CfCell *cell)
+{
+	bool		tomb = (cell->flags & CF_CELL_TOMBSTONE) != 0;
+	MemoryContext old;
+
+	if ((cell->flags & CF_CELL_EXPIRING) && s->now >= (int64) cell->expires_at)
+		tomb = true;			/* expired: a tombstone at its timestamp */
+
+	if (s->is_counter || (cell->flags & CF_CELL_COUNTER))
+	{
+		if (tomb)
+		{
+			if (cell->writetime > col->deleted_at)
+				col->deleted_at = cell->writetime;
+		}
+		else
+		{
+			if (col->ndeltas == col->maxdeltas)
+			{
+				int			n = Max(8, col->maxdeltas * 2);
+
+				old = MemoryContextSwitchTo(s->colcxt);
+				col->delta_ts = col->delta_ts ? repalloc(col->delta_ts, sizeof(int64) * n) : palloc(sizeof(int64) * n);
+				col->delta = col->delta ? repalloc(col->delta, sizeof(int64) * n) : palloc(sizeof(int64) * n);
+				MemoryContextSwitchTo(old);
+				col->maxdeltas = n;
+			}
+			col->delta_ts[col->ndeltas] = cell->writetime;
+			col->delta[col->ndeltas] = cell->valuelen == 8 ? (int64) cfReadBe64(cell->value) : 0;
+			col->ndeltas++;
+		}
+		col->any = true;
+		return;
+	}
+
+	if (col->any)
+	{
+		bool		wins;
+
+		if (col->tomb)
+			wins = col->ts < cell->writetime;
+		else if (tomb)
+			wins = !(col->ts > cell->writetime);
+		else if (col->ts == cell->writetime)
+			wins = cfSignedBytesCompare((const uint8 *) VARDATA(col->value), VARSIZE(col->value) - VARHDRSZ,
+										cell->value, cell->valuelen) < 0;
+		else
+			wins = col->ts < cell->writetime;
+		if (!wins)
+			return;
+	}
+	col->any = true;
+	col->tomb = tomb;
+	col->ts = cell->writetime;
+	col->ttl = (cell->flags & CF_CELL_EXPIRING) ? cell->ttl : 0;
+	col->expires_at = (cell->flags & CF_CELL_EXPIRING) ? cell->expires_at : 0;
+	old = MemoryContextSwitchTo(s->colcxt);
+	col->value = tomb ? NULL : make_bytea(cell->value, cell->valuelen);
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * Resolve a reduced column against its containers' deletions into out
+ * (allocated in the current context); false if it is not live.
+ */
+static bool
+column_resolve(CfSliceState *s, const CfColumn *col, int64 container_del, CfOutCell *out)
+{
+	if (!col->any)
+		return false;
+	memset(out, 0, sizeof(*out));
+	if (col->ndeltas > 0 || (s->is_counter && col->deleted_at != CF_NO_DELETION))
+	{
+		int64		del = Max(col->deleted_at, container_del);
+		int64		total = 0;
+		bool		live = false;
+		uint64		be;
+
+		for (int i = 0; i < col->ndeltas; i++)
+		{
+			if (col->delta_ts[i] > del)
+			{
+				total += col->delta[i];
+				live = true;
+			}
+		}
+		if (!live)
+			return false;
+		be = pg_hton64((uint64) total);
+		out->value = make_bytea((const uint8 *) &be, 8);
+		out->is_counter = true;
+	}
+	else
+	{
+		if (col->tomb || col->ts <= container_del)
+			return false;
+		out->value = make_bytea((const uint8 *) VARDATA(col->value), VARSIZE(col->value) - VARHDRSZ);
+		out->writetime = col->ts;
+		out->ttl = col->ttl;
+		out->expires_at = col->expires_at;
+	}
+	out->name = make_bytea((const uint8 *) VARDATA(col->name), VARSIZE(col->name) - VARHDRSZ);
+	out->key = s->curkey ? make_bytea((const uint8 *) VARDATA(s->curkey), VARSIZE(s->curkey) - VARHDRSZ) : NULL;
+	out->sc = (s->is_super && s->cursc) ? make_bytea((const uint8 *) VARDATA(s->cursc), VARSIZE(s->cursc) - VARHDRSZ) : NULL;
+	return true;
+}
+
+/* Append a resolved cell to the output queue. */
+static CfOutCell *
+queue_push(CfSliceState *s)
+{
+	if (s->nqueue == s->maxqueue)
+	{
+		MemoryContext old = MemoryContextSwitchTo(s->outcxt);
+
+		s->maxqueue = Max(16, s->maxqueue * 2);
+		s->queue = s->queue ? repalloc(s->queue, sizeof(CfOutCell) * s->maxqueue)
+			: palloc(sizeof(CfOutCell) * s->maxqueue);
+		MemoryContextSwitchTo(old);
+	}
+	return &s->queue[s->nqueue++];
+}
+
+/* The deletion time that applies to columns of the current container. */
+static inline int64
+container_deletion(CfSliceState *s)
+{
+	return Max(s->row_del, s->sc_del);
+}
+
+/* Finish the column being reduced: emit it if live (not in CF_READ_SUPERS). */
+static void
+column_finish(CfSliceState *s)
+{
+	if (s->col.name == NULL)
+		return;
+	if (s->mode == CF_READ_SUPERS)
+	{
+		/* keep it (resolved later against its super column's deletion) */
+		MemoryContext old = MemoryContextSwitchTo(s->groupcxt);
+		CfColumn   *g;
+
+		if (s->ngroup == s->maxgroup)
+		{
+			s->maxgroup = Max(16, s->maxgroup * 2);
+			s->group = s->group ? repalloc(s->group, sizeof(CfColumn) * s->maxgroup)
+				: palloc(sizeof(CfColumn) * s->maxgroup);
+		}
+		g = &s->group[s->ngroup++];
+		*g = s->col;
+		g->name = (bytea *) pg_detoast_datum_copy((struct varlena *) s->col.name);
+		if (s->col.value)
+			g->value = (bytea *) pg_detoast_datum_copy((struct varlena *) s->col.value);
+		if (s->col.ndeltas > 0)
+		{
+			g->delta_ts = palloc(sizeof(int64) * s->col.ndeltas);
+			g->delta = palloc(sizeof(int64) * s->col.ndeltas);
+			memcpy(g->delta_ts, s->col.delta_ts, sizeof(int64) * s->col.ndeltas);
+			memcpy(g->delta, s->col.delta, sizeof(int64) * s->col.ndeltas);
+		}
+		MemoryContextSwitchTo(old);
+	}
+	else
+	{
+		CfOutCell	out;
+		MemoryContext old = MemoryContextSwitchTo(s->outcxt);
+
+		if (column_resolve(s, &s->col, container_deletion(s), &out))
+		{
+			*queue_push(s) = out;
+			s->items++;
+		}
+		MemoryContextSwitchTo(old);
+	}
+	s->col.name = NULL;
+	MemoryContextReset(s->colcxt);
+}
+
+/* CF_READ_SUPERS: finish the super column being gathered. */
+static void
+group_finish(CfSliceState *s)
+{
+	int			nlive = 0;
+	int			first = s->nqueue;
+	MemoryContext old;
+
+	column_finish(s);
+	if (s->cursc == NULL)
+		return;
+	old = MemoryContextSwitchTo(s->outcxt);
+	for (int i = 0; i < s->ngroup; i++)
+	{
+		CfOutCell	out;
+
+		if (column_resolve(s, &s->group[i], container_deletion(s), &out))
+		{
+			*queue_push(s) = out;
+			nlive++;
+		}
+	}
+	MemoryContextSwitchTo(old);
+	/* subcolumns come out ascending even in a reversed slice (§8.2) */
+	if (s->backward && nlive > 1)
+	{
+		for (int i = first, j = s->nqueue - 1; i < j; i++, j--)
+		{
+			CfOutCell	t = s->queue[i];
+
+			s->queue[i] = s->queue[j];
+			s->queue[j] = t;
+		}
+	}
+	if (nlive > 0)
+		s->items++;
+	s->ngroup = 0;
+	MemoryContextReset(s->groupcxt);
+	s->group = NULL;
+	s->maxgroup = 0;
+}
+
+/* Compare a name with a bound under the name (or super column) comparator. */
+static int
+bound_compare(const CfType *type, const uint8 *name, int len, const bytea *bound)
+{
+	return cfTypeCompare(type, name, len, (const uint8 *) VARDATA_ANY(bound), VARSIZE_ANY_EXHDR(bound));
+}
+
+/* Set the current super column. */
+static void
+set_cursc(CfSliceState *s, const CfRun *run)
+{
+	MemoryContext old = MemoryContextSwitchTo(s->outcxt->parent);
+
+	if (s->cursc)
+		pfree(s->cursc);
+	s->cursc = make_bytea(run->sc, run->sclen);
+	MemoryContextSwitchTo(old);
+	s->sc_del = CF_NO_DELETION;
+}
+
+/* The consumer of a slice or scan: see the file header. */
+static CfFeed
+slice_feed(void *arg, const CfRun *run, CfCell *cell, Buffer buf)
+{
+	CfSliceState *s = (CfSliceState *) arg;
+	const CfType *namecmp = s->info->order.namecmp;
+
+	/* leaving the row? */
+	if (s->mode != CF_READ_SCAN)
+	{
+		if (!bytea_eq(s->key, run->key, run->keylen))
+			return CF_FEED_STOP;
+	}
+	else if (!bytea_eq(s->curkey, run->key, run->keylen))
+	{
+		MemoryContext old;
+
+		column_finish(s);
+		old = MemoryContextSwitchTo(s->outcxt->parent);
+		if (s->curkey)
+			pfree(s->curkey);
+		s->curkey = make_bytea(run->key, run->keylen);
+		if (s->cursc)
+			pfree(s->cursc);
+		s->cursc = NULL;
+		MemoryContextSwitchTo(old);
+		s->row_del = CF_NO_DELETION;
+		s->sc_del = CF_NO_DELETION;
+	}
+
+	if (s->mode == CF_READ_COLUMNS && s->is_super && !bytea_eq(s->sc, run->sc, run->sclen))
+		return CF_FEED_STOP;
+
+	if (s->mode == CF_READ_SUPERS || (s->mode == CF_READ_SCAN && s->is_super))
+	{
+		/* the row's own markers are known in advance (supers) or come first (scan) */
+		if (run->sclen == 0)
+		{
+			if (s->mode == CF_READ_SUPERS)
+				return s->backward ? CF_FEED_STOP : CF_FEED_CONTINUE;
+		}
+		else if (!bytea_eq(s->cursc, run->sc, run->sclen))
+		{
+			/* a new super column */
+			if (s->mode == CF_READ_SUPERS)
+			{
+				group_finish(s);
+				if (s->items >= s->count)
+					return CF_FEED_STOP;
+				if (s->finish != NULL)
+				{
+					int			c = bound_compare(s->info->order.sccmp, run->sc, run->sclen, s->finish);
+
+					if (s->backward ? c < 0 : c > 0)
+						return CF_FEED_STOP;
+				}
+			}
+			else
+				column_finish(s);
+			set_cursc(s, run);
+		}
+	}
+
+	/* a container's tombstone */
+	if (cell->namelen == 0)
+	{
+		if (s->mode == CF_READ_COLUMNS)
+			return s->backward ? CF_FEED_STOP : CF_FEED_CONTINUE;
+		if (!cfCellVisible(cell, cell->flagsp, buf, s->snapshot))
+			return CF_FEED_CONTINUE;
+		if (run->sclen == 0)
+		{
+			if (s->mode == CF_READ_SCAN && cell->writetime > s->row_del)
+				s->row_del = cell->writetime;
+		}
+		else if (cell->writetime > s->sc_del)
+			s->sc_del = cell->writetime;
+		return CF_FEED_CONTINUE;
+	}
+
+	/* a new column? */
+	if (s->col.name == NULL || !bytea_eq(s->col.name, cell->name, cell->namelen))
+	{
+		column_finish(s);
+		if (s->mode == CF_READ_COLUMNS)
+		{
+			if (s->items >= s->count)
+				return CF_FEED_STOP;
+			if (s->finish != NULL)
+			{
+				int			c = bound_compare(namecmp, cell->name, cell->namelen, s->finish);
+
+				if (s->backward ? c < 0 : c > 0)
+					return CF_FEED_STOP;
+			}
+		}
+		column_reset(s, &s->col, cell->name, cell->namelen);
+	}
+	if (cfCellVisible(cell, cell->flagsp, buf, s->snapshot))
+		column_add(s, &s->col, cell);
+	return CF_FEED_CONTINUE;
+}
+
+/* ---------------------------------------------------------------------
+ * Container tombstones read ahead of a slice
+ * ---------------------------------------------------------------------
+ */
+typedef struct CfMarkerScan
+{
+	CfSliceState *s;
+	bytea	   *sc;				/* NULL: the row's markers */
+	int64		del;
+	bool		ended;
+} CfMarkerScan;
+
+/* Consumer collecting the tombstones of one container. */
+static CfFeed
+marker_feed(void *arg, const CfRun *run, CfCell *cell, Buffer buf)
+{
+	CfMarkerScan *m = (CfMarkerScan *) arg;
+	CfSliceState *s = m->s;
+
+	if (!bytea_eq(s->key, run->key, run->keylen) || cell->namelen != 0 ||
+		(m->sc == NULL ? run->sclen != 0 : !bytea_eq(m->sc, run->sc, run->sclen)))
+	{
+		m->ended = true;
+		return CF_FEED_STOP;
+	}
+	if (cfCellVisible(cell, cell->flagsp, buf, s->snapshot) && cell->writetime > m->del)
+		m->del = cell->writetime;
+	return CF_FEED_CONTINUE;
+}
+
+/* The position of a container's tombstones: (key, sc or '', '') before every version. */
+static void
+marker_position(CfSliceState *s, bytea *sc, CfKey *pos)
+{
+	memset(pos, 0, sizeof(*pos));
+	pos->key = (const uint8 *) VARDATA_ANY(s->key);
+	pos->keylen = VARSIZE_ANY_EXHDR(s->key);
+	pos->sc = sc ? (const uint8 *) VARDATA_ANY(sc) : (const uint8 *) "";
+	pos->sclen = sc ? VARSIZE_ANY_EXHDR(sc) : 0;
+	pos->name = (const uint8 *) "";
+	pos->namelen = 0;
+	pos->nparts = 3;
+	pos->bound = -1;
+}
+
+/* Read a container's tombstones with a walk of their own. */
+static int64
+read_markers(CfSliceState *s, bytea *sc)
+{
+	CfMarkerScan m;
+	CfWalk		w;
+	CfKey		pos;
+
+	m.s = s;
+	m.sc = sc;
+	m.del = CF_NO_DELETION;
+	m.ended = false;
+	marker_position(s, sc, &pos);
+	walk_init(&w, s->rel, s->info, &pos, false);
+	while (!m.ended && walk_step(&w, marker_feed, &m, NULL, NULL))
+		;
+	walk_end(&w);
+	return m.del;
+}
+
+/*
+ * Landing callback: read the markers that are on the landing page (those at
+ * or after its low key); false if some must be read from other pages.
+ */
+static bool
+slice_landing(void *arg, Buffer buf, const CfKey *lowkey)
+{
+	CfSliceState *s = (CfSliceState *) arg;
+	CfKey		pos;
+	CfMarkerScan m;
+
+	if (s->markers_known)
+		return true;
+	m.s = s;
+
+	if (!s->row_markers_known)
+	{
+		marker_position(s, NULL, &pos);
+		if (cfKeyCompare(&s->info->order, lowkey, &pos) <= 0)
+		{
+			m.sc = NULL;
+			m.del = CF_NO_DELETION;
+			m.ended = false;
+			scan_page(s->info, buf, &pos, false, marker_feed, &m, s->walk.pagecxt);
+			s->row_del = m.del;
+			s->row_markers_known = true;
+		}
+	}
+	if (!s->sc_markers_known)
+	{
+		marker_position(s, s->sc, &pos);
+		if (cfKeyCompare(&s->info->order, lowkey, &pos) <= 0)
+		{
+			m.sc = s->sc;
+			m.del = CF_NO_DELETION;
+			m.ended = false;
+			scan_page(s->info, buf, &pos, false, marker_feed, &m, s->walk.pagecxt);
+			s->sc_del = m.del;
+			s->sc_markers_known = true;
+		}
+	}
+	s->markers_known = s->row_markers_known && s->sc_markers_known;
+	return s->markers_known;
+}
+
+/* Read the markers the landing page did not hold, each with a walk of its own. */
+static void
+slice_resolve(void *arg)
+{
+	CfSliceState *s = (CfSliceState *) arg;
+
+	if (!s->row_markers_known)
+		s->row_del = read_markers(s, NULL);
+	if (!s->sc_markers_known)
+		s->sc_del = read_markers(s, s->sc);
+	s->row_markers_known = s->sc_markers_known = s->markers_known = true;
+}
+
+/* ---------------------------------------------------------------------
+ * Slices
+ * ---------------------------------------------------------------------
+ */
+
+/* Build the position a slice starts from. */
+static void
+slice_start(CfSliceState *s, CfKey *pos)
+{
+	bytea	   *bound = s->start;
+
+	memset(pos, 0, sizeof(*pos));
+	pos->key = (const uint8 *) VARDATA_ANY(s->key);
+	pos->keylen = VARSIZE_ANY_EXHDR(s->key);
+	pos->sc = (const uint8 *) "";
+	pos->name = (const uint8 *) "";
+	pos->bound = s->backward ? 1 : -1;
+
+	if (s->mode == CF_READ_SUPERS)
+	{
+		if (bound)
+		{
+			pos->sc = (const uint8 *) VARDATA_ANY(bound);
+			pos->sclen = VARSIZE_ANY_EXHDR(bound);
+			pos->nparts = 2;
+		}
+		else if (s->backward)
+			pos->nparts = 1;	/* after the whole row */
+		else
+		{
+			pos->nparts = 2;	/* after the row's own markers (sc '') */
+			pos->bound = 1;
+		}
+		return;
+	}
+
+	if (s->is_super)
+	{
+		pos->sc = (const uint8 *) VARDATA_ANY(s->sc);
+		pos->sclen = VARSIZE_ANY_EXHDR(s->sc);
+	}
+	if (bound)
+	{
+		pos->name = (const uint8 *) VARDATA_ANY(bound);
+		pos->namelen = VARSIZE_ANY_EXHDR(bound);
+		pos->nparts = 3;
+	}
+	else if (s->backward)
+		pos->nparts = s->is_super ? 2 : 1;	/* after the whole container */
+	else
+	{
+		pos->nparts = 3;		/* after the container's markers (name '') */
+		pos->bound = 1;
+	}
+}
+
+/* Common set-up of a slice or scan. */
+static CfSliceState *
+state_create(Relation rel, Snapshot snapshot, CfReadMode mode, bool backward)
+{
+	CfSliceState *s = palloc0(sizeof(CfSliceState));
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore slice",
+											  ALLOCSET_DEFAULT_SIZES);
+
+	s->rel = rel;
+	s->info = cfRelInfo(rel);
+	s->snapshot = snapshot;
+	s->mode = mode;
+	s->backward = backward;
+	s->is_counter = s->info->is_counter;
+	s->is_super = s->info->is_super;
+	s->now = unix_now();
+	s->row_del = CF_NO_DELETION;
+	s->sc_del = CF_NO_DELETION;
+	s->colcxt = AllocSetContextCreate(cxt, "cfstore column", ALLOCSET_SMALL_SIZES);
+	s->groupcxt = AllocSetContextCreate(cxt, "cfstore super column", ALLOCSET_DEFAULT_SIZES);
+	s->outcxt = AllocSetContextCreate(cxt, "cfstore results", ALLOCSET_DEFAULT_SIZES);
+	s->count = PG_INT64_MAX;
+	return s;
+}
+
+/* Begin a slice (see CfSliceSpec). */
+CfSliceState *
+cfSliceBegin(Relation rel, const CfSliceSpec *spec, Snapshot snapshot)
+{
+	CfSliceState *s;
+	CfKey		pos;
+	MemoryContext old;
+
+	s = state_create(rel, snapshot, spec->whole_super ? CF_READ_SUPERS : CF_READ_COLUMNS, spec->reversed);
+	old = MemoryContextSwitchTo(s->outcxt->parent);
+	s->key = (bytea *) pg_detoast_datum_copy((struct varlena *) spec->key);
+	s->curkey = s->key;
+	s->sc = spec->sc ? (bytea *) pg_detoast_datum_copy((struct varlena *) spec->sc) : NULL;
+	if (s->mode == CF_READ_COLUMNS && s->is_super)
+		s->cursc = s->sc;
+	s->start = spec->start ? (bytea *) pg_detoast_datum_copy((struct varlena *) spec->start) : NULL;
+	s->finish = spec->finish ? (bytea *) pg_detoast_datum_copy((struct varlena *) spec->finish) : NULL;
+	s->count = spec->count;
+	s->sc_markers_known = !(s->mode == CF_READ_COLUMNS && s->is_super);
+	if (s->count <= 0)
+		s->done = true;
+	slice_start(s, &pos);
+	walk_init(&s->walk, rel, s->info, &pos, s->backward);
+	MemoryContextSwitchTo(old);
+	return s;
+}
+
+/* The next live item of a slice into out; false when there are no more. */
+bool
+cfSliceNext(CfSliceState *s, CfOutCell *out)
+{
+	for (;;)
+	{
+		if (s->qhead < s->nqueue)
+		{
+			*out = s->queue[s->qhead++];
+			return true;
+		}
+		if (s->done)
+			return false;
+		/* the queue is drained: its memory can go */
+		s->qhead = s->nqueue = s->maxqueue = 0;
+		s->queue = NULL;
+		MemoryContextReset(s->outcxt);
+		{
+			MemoryContext old = MemoryContextSwitchTo(s->outcxt->parent);
+			bool		more = walk_step(&s->walk, slice_feed, s, slice_landing, slice_resolve);
+
+			if (!more)
+			{
+				/* the walk is over: resolve what is still open */
+				if (s->mode == CF_READ_SUPERS)
+				{
+					if (s->items < s->count)
+						group_finish(s);
+				}
+				else if (s->items < s->count)
+					column_finish(s);
+				s->done = true;
+			}
+			MemoryContextSwitchTo(old);
+		}
+		/* never hand out more items than asked for */
+		if (s->mode != CF_READ_SCAN && s->items >= s->count)
+			s->done = true;
+	}
+}
+
+/* End a slice. */
+void
+cfSliceEnd(CfSliceState *s)
+{
+	walk_end(&s->walk);
+	MemoryContextDelete(s->outcxt->parent);
+	pfree(s);
+}
+
+/* ---------------------------------------------------------------------
+ * Whole-relation scans
+ * ---------------------------------------------------------------------
+ */
+struct CfScanState
+{
+	CfSliceState *s;
+};
+
+/* Begin a scan of every live column. */
+CfScanState *
+cfScanBegin(Relation rel, Snapshot snapshot)
+{
+	CfScanState *scan = palloc0(sizeof(CfScanState));
+	MemoryContext old;
+
+	scan->s = state_create(rel, snapshot, CF_READ_SCAN, false);
+	old = MemoryContextSwitchTo(scan->s->outcxt->parent);
+	walk_init(&scan->s->walk, rel, scan->s->info, NULL, false);
+	scan->s->markers_known = true;
+	MemoryContextSwitchTo(old);
+	return scan;
+}
+
+/* The next live column of a scan. */
+bool
+cfScanNext(CfScanState *scan, CfOutCell *out)
+{
+	return cfSliceNext(scan->s, out);
+}
+
+/* End a scan. */
+void
+cfScanEnd(CfScanState *scan)
+{
+	cfSliceEnd(scan->s);
+	pfree(scan);
+}
+
+/* ---------------------------------------------------------------------
+ * ANALYZE samples
+ * ---------------------------------------------------------------------
+ */
+
+/* Consumer for a page sample: every column's newest visible live version. */
+typedef struct CfSample
+{
+	Snapshot	snapshot;
+	CfOutCell  *cells;
+	int			n;
+	int			max;
+	int64		now;
+} CfSample;
+
+static CfFeed
+sample_feed(void *arg, const CfRun *run, CfCell *cell, Buffer buf)
+{
+	CfSample   *sm = (CfSample *) arg;
+	CfOutCell  *o;
+	MemoryContext old;
+
+	if (cell->namelen == 0 || (cell->flags & CF_CELL_TOMBSTONE) ||
+		((cell->flags & CF_CELL_EXPIRING) && sm->now >= (int64) cell->expires_at))
+		return CF_FEED_CONTINUE;
+	if (!cfCellVisible(cell, cell->flagsp, buf, sm->snapshot))
+		return CF_FEED_CONTINUE;
+	if (sm->n > 0)
+	{
+		CfOutCell  *last = &sm->cells[sm->n - 1];
+
+		/* versions of one column are adjacent, newest first: keep the first */
+		if (bytea_eq(last->key, run->key, run->keylen) &&
+			(last->sc == NULL ? run->sclen == 0 : bytea_eq(last->sc, run->sc, run->sclen)) &&
+			bytea_eq(last->name, cell->name, cell->namelen))
+			return CF_FEED_CONTINUE;
+	}
+	old = MemoryContextSwitchTo(GetMemoryChunkContext(sm->cells));
+	if (sm->n == sm->max)
+	{
+		sm->max *= 2;
+		sm->cells = repalloc(sm->cells, sizeof(CfOutCell) * sm->max);
+	}
+	o = &sm->cells[sm->n++];
+	memset(o, 0, sizeof(*o));
+	o->key = make_bytea(run->key, run->keylen);
+	o->sc = run->sclen > 0 ? make_bytea(run->sc, run->sclen) : NULL;
+	o->name = make_bytea(cell->name, cell->namelen);
+	o->value = make_bytea(cell->value, cell->valuelen);
+	o->writetime = cell->writetime;
+	o->is_counter = (cell->flags & CF_CELL_COUNTER) != 0;
+	o->ttl = (cell->flags & CF_CELL_EXPIRING) ? cell->ttl : 0;
+	o->expires_at = cell->expires_at;
+	MemoryContextSwitchTo(old);
+	return CF_FEED_CONTINUE;
+}
+
+/*
+ * The cells of one leaf page for ANALYZE (in the current memory context):
+ * each column's newest visible version, tombstones left out.  Other pages
+ * give nothing.
+ */
+CfOutCell *
+cfSamplePage(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy, int *n)
+{
+	CfRelInfo  *info = cfRelInfo(rel);
+	Buffer		buf;
+	Page		page;
+	CfSample	sm;
+	MemoryContext cxt;
+
+	sm.snapshot = GetActiveSnapshot();
+	sm.max = 64;
+	sm.n = 0;
+	sm.cells = palloc(sizeof(CfOutCell) * sm.max);
+	sm.now = unix_now();
+	*n = 0;
+	if (blkno == CF_META_BLOCK)
+		return sm.cells;
+	buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	if (!PageIsNew(page) && (CfPageGetOpaque(page)->flags & CF_PAGE_LEAF))
+	{
+		cxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore sample page", ALLOCSET_DEFAULT_SIZES);
+		scan_page(info, buf, NULL, false, sample_feed, &sm, cxt);
+		MemoryContextDelete(cxt);
+	}
+	UnlockReleaseBuffer(buf);
+	*n = sm.n;
+	return sm.cells;
+}

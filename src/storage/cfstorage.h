@@ -1,0 +1,303 @@
+/*-------------------------------------------------------------------------
+ *
+ * cfstorage.h
+ *	  The cfstore table access method: page layout, keys, cell runs, the
+ *	  B+tree operations and the slice reader.
+ *
+ * The design is in src/storage/README.  In short: one relation per column
+ * family, a B+tree whose leaf items are *runs* (one row key and super
+ * column followed by a packed, sorted sequence of cell versions), internal
+ * items are (separator key, child block), every page has a right-link and a
+ * high key (Lehman-Yao), leaf pages also a left-link.  Every page change is
+ * Generic WAL.
+ *
+ * Key order: row key (unsigned bytes), super column (comparator), column
+ * name (comparator, or subcomparator inside a super column), then version
+ * (writetime descending).  The empty name marks a container's tombstones:
+ * (key, '', '') is a row tombstone, (key, sc, '') a super column tombstone;
+ * real names are never empty, and the empty value sorts first under every
+ * comparator, so a container's tombstones come before its cells.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef CFSTORAGE_H
+#define CFSTORAGE_H
+
+#include "postgres.h"
+
+#include "access/generic_xlog.h"
+#include "storage/bufmgr.h"
+#include "storage/bufpage.h"
+#include "utils/rel.h"
+#include "utils/snapshot.h"
+
+#include "catalog/cfcatalog.h"
+#include "marshal/cftype.h"
+
+/* ---------------------------------------------------------------------
+ * Pages
+ * ---------------------------------------------------------------------
+ */
+#define CF_META_BLOCK		0
+#define CF_META_MAGIC		0xCF5700E1
+#define CF_FORMAT_VERSION	1
+#define CF_PAGE_ID			0xCF57		/* in every page's special space */
+
+/* Special space of every cfstore page. */
+typedef struct CfPageOpaqueData
+{
+	BlockNumber left;			/* left sibling (leaf pages), or Invalid */
+	BlockNumber right;			/* right sibling, or Invalid if rightmost */
+	uint16		level;			/* 0 = leaf */
+	uint16		flags;
+	uint16		garbage;		/* bytes of dead run images in the data area */
+	uint16		page_id;		/* CF_PAGE_ID */
+} CfPageOpaqueData;
+
+typedef CfPageOpaqueData *CfPageOpaque;
+
+#define CF_PAGE_META			0x0001
+#define CF_PAGE_LEAF			0x0002
+#define CF_PAGE_ROOT			0x0004
+#define CF_PAGE_INCOMPLETE_SPLIT 0x0008	/* right sibling has no downlink yet */
+
+#define CfPageGetOpaque(page) ((CfPageOpaque) PageGetSpecialPointer(page))
+#define CfPageIsRightmost(op) ((op)->right == InvalidBlockNumber)
+/* item 1 is the high key unless the page is rightmost (as nbtree's P_HIKEY) */
+#define CF_HIKEY ((OffsetNumber) 1)
+#define CfPageFirstData(op) (CfPageIsRightmost(op) ? FirstOffsetNumber : OffsetNumberNext(CF_HIKEY))
+
+/* Contents of the metapage (block 0), after the page header. */
+typedef struct CfMetaPageData
+{
+	uint32		magic;
+	uint32		version;
+	BlockNumber root;
+	uint32		root_level;
+	int32		cf_id;			/* the column family (cfstore.column_family.id) */
+	uint32		pad;
+	uint64		live_cells;		/* planner estimate, maintained by VACUUM */
+} CfMetaPageData;
+
+#define CfPageGetMeta(page) ((CfMetaPageData *) PageGetContents(page))
+
+/* The largest run image; a run is rewritten whole when a cell is added. */
+#define CF_RUN_MAX			480
+/* The largest key (row key + super column + name) a separator may carry. */
+#define CF_KEY_MAX			1024
+/* The largest value stored in a cell. */
+#define CF_VALUE_MAX		2000
+
+/* ---------------------------------------------------------------------
+ * Keys
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * A position in key order.  A full key has nparts = 4 and bound = 0.  A
+ * prefix key gives the first nparts of (row key, super column, name,
+ * version) and bound -1 (before every key with that prefix) or +1 (after
+ * them).  nparts = 0 with bound -1 / +1 is minus / plus infinity.
+ */
+typedef struct CfKey
+{
+	const uint8 *key;
+	int			keylen;
+	const uint8 *sc;
+	int			sclen;
+	const uint8 *name;
+	int			namelen;
+	int64		writetime;
+	int8		nparts;
+	int8		bound;
+} CfKey;
+
+/* The comparators a relation orders by. */
+typedef struct CfOrder
+{
+	const CfType *sccmp;		/* super column names (NULL in Standard CFs) */
+	const CfType *namecmp;		/* column or subcolumn names */
+} CfOrder;
+
+extern int	cfKeyCompare(const CfOrder *order, const CfKey *a, const CfKey *b);
+
+/* ---------------------------------------------------------------------
+ * Cells and runs
+ * ---------------------------------------------------------------------
+ */
+#define CF_CELL_TOMBSTONE		0x01	/* deletion marker; value = local deletion time */
+#define CF_CELL_EXPIRING		0x02	/* ttl and expiry follow */
+#define CF_CELL_COUNTER			0x04	/* value = 8-byte counter delta */
+#define CF_CELL_FROZEN			0x08	/* no xmin/cmin: visible to everyone */
+#define CF_CELL_XMIN_COMMITTED	0x10	/* hint */
+#define CF_CELL_XMIN_INVALID	0x20	/* hint: inserting transaction aborted */
+
+/* One cell version, decoded. */
+typedef struct CfCell
+{
+	const uint8 *name;
+	int			namelen;
+	const uint8 *value;
+	int			valuelen;
+	int64		writetime;
+	int32		ttl;
+	uint32		expires_at;		/* seconds since 1970 */
+	TransactionId xmin;
+	CommandId	cmin;
+	uint8		flags;
+	uint8	   *flagsp;			/* decoded: the flag byte in the item, for hints */
+} CfCell;
+
+/* A run being built or decoded. */
+typedef struct CfRun
+{
+	const uint8 *key;
+	int			keylen;
+	const uint8 *sc;
+	int			sclen;
+	int			ncells;
+	CfCell	   *cells;
+} CfRun;
+
+/* Header of a run item on a leaf page (cells follow the key and sc). */
+typedef struct CfRunHeader
+{
+	uint16		keylen;
+	uint16		sclen;
+	uint16		ncells;
+	uint16		pad;
+	int64		basewt;
+} CfRunHeader;
+
+/* Header of an internal page item and of a high key. */
+typedef struct CfIndexTupleData
+{
+	BlockNumber child;
+	uint16		keylen;
+	uint16		sclen;
+	uint16		namelen;
+	int8		nparts;
+	int8		bound;
+	int64		writetime;
+	/* key, sc, name bytes follow */
+} CfIndexTupleData;
+
+typedef CfIndexTupleData *CfIndexTuple;
+
+/* cfpage.c */
+extern void cfPageInit(Page page, uint16 level, uint16 flags);
+extern void cfMetaPageInit(Page page, int32 cf_id, BlockNumber root);
+extern Size cfRunEncodedSize(const CfRun *run);
+extern void cfRunEncode(const CfRun *run, char *dst);
+extern void cfRunDecode(const char *src, Size len, CfRun *run, MemoryContext cxt);
+extern void cfRunFirstKey(const char *src, CfKey *key);
+extern Size cfIndexTupleSize(const CfKey *key);
+extern void cfIndexTupleForm(const CfKey *key, BlockNumber child, char *dst);
+extern void cfIndexTupleKey(CfIndexTuple itup, CfKey *key);
+extern void cfCellKey(const CfRun *run, const CfCell *cell, CfKey *key);
+
+/* ---------------------------------------------------------------------
+ * Relations
+ * ---------------------------------------------------------------------
+ */
+
+/* What a backend keeps about a storage relation (rd_amcache). */
+typedef struct CfRelInfo
+{
+	int32		cf_id;
+	bool		is_super;
+	bool		is_counter;
+	CfOrder		order;
+	BlockNumber root;			/* cached from the metapage */
+	uint32		root_level;
+} CfRelInfo;
+
+extern CfRelInfo *cfRelInfo(Relation rel);
+extern void cfRelInfoRefreshRoot(Relation rel, CfRelInfo *info);
+extern int32 cfRelationCfId(Relation rel);
+extern const CfColumnFamily *cfRelationColumnFamily(Relation rel);
+extern Oid	cfStorageRelid(int32 cf_id, bool missing_ok);
+
+/* ---------------------------------------------------------------------
+ * Tree operations (cfinsert.c, cfdescend.c)
+ * ---------------------------------------------------------------------
+ */
+
+/* A stack of parent pages remembered on the way down. */
+typedef struct CfStack
+{
+	BlockNumber blkno;
+	struct CfStack *parent;
+} CfStack;
+
+extern Buffer cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
+						CfStack **stack, CfKey *lowkey, MemoryContext lowcxt);
+extern Buffer cfMoveRight(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *key, int lockmode);
+extern void cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cell);
+extern void cfTreeInit(Relation rel, ForkNumber fork, int32 cf_id);
+
+/* ---------------------------------------------------------------------
+ * Visibility (cfvisibility.c)
+ * ---------------------------------------------------------------------
+ */
+extern bool cfCellVisible(CfCell *cell, uint8 *flagsptr, Buffer buf, Snapshot snapshot);
+
+/* ---------------------------------------------------------------------
+ * Reading (cfslice.c)
+ * ---------------------------------------------------------------------
+ */
+
+/* A live column (or counter) as a read returns it: all bytes are copies. */
+typedef struct CfOutCell
+{
+	bytea	   *key;
+	bytea	   *sc;				/* NULL in Standard CFs */
+	bytea	   *name;
+	bytea	   *value;			/* counters: 8-byte total */
+	int64		writetime;
+	int32		ttl;			/* 0 = does not expire */
+	uint32		expires_at;
+	bool		is_counter;
+} CfOutCell;
+
+/* What a slice asks for. */
+typedef struct CfSliceSpec
+{
+	bytea	   *key;
+	bytea	   *sc;				/* slice subcolumns of this super column */
+	bytea	   *start;			/* NULL = unbounded */
+	bytea	   *finish;
+	bool		reversed;
+	int64		count;			/* items */
+	bool		whole_super;	/* Super CF, no sc: items are super columns */
+} CfSliceSpec;
+
+typedef struct CfSliceState CfSliceState;
+
+extern CfSliceState *cfSliceBegin(Relation rel, const CfSliceSpec *spec, Snapshot snapshot);
+extern bool cfSliceNext(CfSliceState *state, CfOutCell *out);
+extern void cfSliceEnd(CfSliceState *state);
+
+/* A whole-relation scan (SQL SELECT on the storage relation). */
+typedef struct CfScanState CfScanState;
+
+extern CfScanState *cfScanBegin(Relation rel, Snapshot snapshot);
+extern bool cfScanNext(CfScanState *state, CfOutCell *out);
+extern void cfScanEnd(CfScanState *state);
+
+/* The number of columns of a storage relation (cftableam.c). */
+#define CF_NATTS 7
+
+extern bool cfIsStorageRelation(Relation rel);
+extern void cfHooksInit(void);
+extern CfOutCell *cfSamplePage(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy, int *n);
+
+/* cfvacuum.c */
+struct VacuumParams;
+extern void cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strategy);
+
+/* varints (cfpage.c) */
+extern int	cfVarintPut(uint8 *dst, uint64 v);
+extern int	cfVarintGet(const uint8 *src, uint64 *v);
+
+#endif							/* CFSTORAGE_H */

@@ -1,0 +1,206 @@
+/*-------------------------------------------------------------------------
+ *
+ * cfwrite.c
+ *	  Writing one cell version (see cfwrite.h).
+ *
+ * Validation uses Cassandra's InvalidRequestException texts
+ * (cassandra-semantics.md §1, §3, §6, §11) with SQLSTATE 22023, plus
+ * cfstore's own page-size limits (54000).  A write is append-only: a new
+ * version of a column, a counter increment, or a tombstone, stamped with
+ * the current transaction and command; readers reconcile.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "datatype/timestamp.h"
+#include "pgstat.h"
+#include "utils/timestamp.h"
+
+#include "storage/cfstorage.h"
+#include "storage/cfwrite.h"
+
+#define CF_MAX_TTL 630720000
+#define CF_MAX_NAME 65535
+
+/* Now, in microseconds since 1970 (Cassandra's timestamp convention). */
+int64
+cfNowMicros(void)
+{
+	return (int64) GetCurrentTimestamp() +
+		(int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * USECS_PER_SEC;
+}
+
+/*
+ * A strictly increasing timestamp for counter writes of this backend, so
+ * that an increment after a counter deletion always wins (§7).
+ */
+static int64
+counter_timestamp(void)
+{
+	static int64 last = 0;
+	int64		now = cfNowMicros();
+
+	last = now > last ? now : last + 1;
+	return last;
+}
+
+/* Raise an invalid-request error with Cassandra's text. */
+static void
+invalid_request(const char *msg)
+{
+	ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("%s", msg)));
+}
+
+/* Validate a row key (§1, §11). */
+void
+cfValidateKey(const CfColumnFamily *cf, const uint8 *key, int len)
+{
+	char	   *msg;
+
+	if (len == 0)
+		invalid_request("Key may not be empty");
+	if (len > CF_MAX_NAME)
+		invalid_request(psprintf("Key length of %d is longer than maximum of 65535", len));
+	msg = cfTypeValidateMessage(cf->key_validator, key, len);
+	if (msg)
+		invalid_request(msg);
+}
+
+/* Validate a column or super column name under its comparator (§1, §3). */
+void
+cfValidateName(const CfType *type, const uint8 *name, int len, bool super)
+{
+	char	   *msg;
+
+	if (len == 0)
+		invalid_request(super ? "supercolumn name must not be empty" : "column name must not be empty");
+	if (len > CF_MAX_NAME)
+		invalid_request(super ? "supercolumn name length must not be greater than 65535"
+						: "column name length must not be greater than 65535");
+	msg = cfTypeValidateMessage(type, name, len);
+	if (msg)
+		invalid_request(msg);
+}
+
+/* A name as Cassandra's comparator.getString renders it in messages. */
+static char *
+name_for_message(const CfType *type, const uint8 *name, int len)
+{
+	if (type->kind == CF_BYTES)
+	{
+		char	   *hex = palloc(len * 2 + 1);
+
+		for (int i = 0; i < len; i++)
+			sprintf(hex + i * 2, "%02x", name[i]);
+		hex[len * 2] = '\0';
+		return hex;
+	}
+	return cfTypeToString(type, name, len);
+}
+
+/* Write one cell version into the column family's storage relation. */
+void
+cfWriteCell(Relation rel, const CfWrite *w)
+{
+	const CfColumnFamily *cf = w->cf;
+	const CfType *namecmp = cf->is_super ? cf->subcomparator : cf->comparator;
+	CfRun		run;
+	CfCell		cell;
+	uint8		deltime[4];
+	uint32		now_sec;
+	int64		now_us = cfNowMicros();
+
+	now_sec = (uint32) (now_us / USECS_PER_SEC);
+
+	/* shape and names */
+	cfValidateKey(cf, w->key, w->keylen);
+	if (cf->is_super && !w->has_sc && !(w->kind == CF_WRITE_TOMBSTONE && w->namelen == 0))
+		invalid_request(psprintf("missing mandatory super column name for super CF %s", cf->name));
+	if (!cf->is_super && w->has_sc)
+		invalid_request(psprintf("supercolumn may not be specified for standard CF %s", cf->name));
+	if (w->has_sc)
+		cfValidateName(cf->comparator, w->sc, w->sclen, true);
+	if (w->kind != CF_WRITE_TOMBSTONE || w->namelen > 0)
+		cfValidateName(namecmp, w->name, w->namelen, false);
+	if (w->kind == CF_WRITE_COLUMN && cf->is_counter)
+		invalid_request(psprintf("invalid operation for commutative columnfamily %s", cf->name));
+	if (w->kind == CF_WRITE_COUNTER && !cf->is_counter)
+		invalid_request(psprintf("invalid operation for non commutative columnfamily %s", cf->name));
+
+	if (w->keylen + w->sclen + w->namelen > CF_KEY_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("row key, super column and column name take %d bytes together; cfstore stores at most %d",
+						w->keylen + w->sclen + w->namelen, CF_KEY_MAX)));
+	if (w->valuelen > CF_VALUE_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("a value of %d bytes is larger than cfstore stores (at most %d bytes)",
+						w->valuelen, CF_VALUE_MAX)));
+
+	memset(&cell, 0, sizeof(cell));
+	cell.name = w->name;
+	cell.namelen = w->namelen;
+	cell.xmin = GetCurrentTransactionId();
+	cell.cmin = w->cid;
+
+	switch (w->kind)
+	{
+		case CF_WRITE_COLUMN:
+			{
+				const CfType *validator = cfCatalogValueValidator(cf, w->name, w->namelen);
+				char	   *msg = cfTypeValidateMessage(validator, w->value, w->valuelen);
+				int32		ttl = w->has_ttl ? w->ttl : cf->default_time_to_live;
+
+				if (msg)
+					invalid_request(psprintf("(%s) [%s][%s][%s] failed validation", msg,
+											 cf->keyspace, cf->name,
+											 name_for_message(namecmp, w->name, w->namelen)));
+				if (w->has_ttl && w->ttl <= 0)
+					invalid_request("ttl must be positive");
+				if (ttl > CF_MAX_TTL)
+					invalid_request(psprintf("ttl is too large. requested (%d) maximum (%d)", ttl, CF_MAX_TTL));
+				cell.value = w->value;
+				cell.valuelen = w->valuelen;
+				cell.writetime = w->has_writetime ? w->writetime : now_us;
+				if (ttl > 0)
+				{
+					cell.flags |= CF_CELL_EXPIRING;
+					cell.ttl = ttl;
+					cell.expires_at = w->expires_at != 0 ? w->expires_at : now_sec + (uint32) ttl;
+				}
+				break;
+			}
+		case CF_WRITE_COUNTER:
+			if (w->valuelen != 8)
+				invalid_request(psprintf("Expected 8 or 0 byte long (%d)", w->valuelen));
+			cell.flags |= CF_CELL_COUNTER;
+			cell.value = w->value;
+			cell.valuelen = 8;
+			cell.writetime = counter_timestamp();
+			break;
+		case CF_WRITE_TOMBSTONE:
+			cell.flags |= CF_CELL_TOMBSTONE;
+			deltime[0] = (uint8) (now_sec >> 24);
+			deltime[1] = (uint8) (now_sec >> 16);
+			deltime[2] = (uint8) (now_sec >> 8);
+			deltime[3] = (uint8) now_sec;
+			cell.value = deltime;
+			cell.valuelen = 4;
+			/* counter deletions use the server's clock (§7) */
+			cell.writetime = cf->is_counter ? counter_timestamp()
+				: (w->has_writetime ? w->writetime : now_us);
+			break;
+	}
+
+	run.key = w->key;
+	run.keylen = w->keylen;
+	run.sc = w->has_sc ? w->sc : (const uint8 *) "";
+	run.sclen = w->has_sc ? w->sclen : 0;
+	run.ncells = 1;
+	run.cells = &cell;
+	cfInsertCell(rel, cfRelInfo(rel), &run);
+	pgstat_count_heap_insert(rel, 1);
+}

@@ -1,0 +1,53 @@
+/*-------------------------------------------------------------------------
+ *
+ * cfwrite.h
+ *	  Writing one cell version: validation, timestamps and TTL, then the
+ *	  tree insertion.  Shared by the API functions and the table AM's
+ *	  INSERT / COPY path.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef CFWRITE_H
+#define CFWRITE_H
+
+#include "postgres.h"
+
+#include "utils/rel.h"
+
+#include "catalog/cfcatalog.h"
+
+typedef enum CfWriteKind
+{
+	CF_WRITE_COLUMN,			/* a column (or subcolumn) value */
+	CF_WRITE_COUNTER,			/* a counter increment (value = 8-byte delta) */
+	CF_WRITE_TOMBSTONE			/* a column, super column or row deletion */
+} CfWriteKind;
+
+/* One cell version to write; byte strings are the Cassandra encodings. */
+typedef struct CfWrite
+{
+	const CfColumnFamily *cf;
+	CfWriteKind kind;
+	const uint8 *key;
+	int			keylen;
+	const uint8 *sc;			/* super column (has_sc) */
+	int			sclen;
+	bool		has_sc;
+	const uint8 *name;			/* empty for a row or super column tombstone */
+	int			namelen;
+	const uint8 *value;
+	int			valuelen;
+	int64		writetime;
+	bool		has_writetime;	/* else now, in microseconds */
+	int32		ttl;
+	bool		has_ttl;		/* else the column family's default_time_to_live */
+	uint32		expires_at;		/* with ttl: keep this expiry (restores), 0 = now + ttl */
+	CommandId	cid;
+} CfWrite;
+
+extern void cfWriteCell(Relation rel, const CfWrite *w);
+extern void cfValidateKey(const CfColumnFamily *cf, const uint8 *key, int len);
+extern void cfValidateName(const CfType *type, const uint8 *name, int len, bool super);
+extern int64 cfNowMicros(void);
+
+#endif							/* CFWRITE_H */
