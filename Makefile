@@ -24,6 +24,7 @@ OBJS = \
 	src/storage/cfvacuum.o \
 	src/storage/cftableam.o \
 	src/storage/cfhooks.o \
+	src/storage/cfverify.o \
 	src/api/cfapi.o \
 	src/api/cfmutate.o \
 	src/api/cfget.o

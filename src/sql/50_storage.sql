@@ -59,3 +59,15 @@ CREATE TYPE cfstore.cell AS (
 );
 COMMENT ON TYPE cfstore.cell IS
   'A live column as the read functions return it, every byte string in its type''s text form';
+
+CREATE FUNCTION cfstore.verify(keyspace text, column_family text) RETURNS void
+  AS 'MODULE_PATHNAME', 'cfstore_verify' LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION cfstore.verify(text, text) IS
+  'Check every invariant of a column family''s storage (order, high keys, sibling links, space, no unfinished split); raises on corruption';
+
+CREATE FUNCTION cfstore.stats(keyspace text, column_family text,
+    OUT pages bigint, OUT height integer, OUT leaf_pages bigint, OUT cell_versions bigint,
+    OUT live_cells bigint, OUT tombstones bigint, OUT bytes_per_live_cell numeric)
+  AS 'MODULE_PATHNAME', 'cfstore_stats' LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION cfstore.stats(text, text) IS
+  'Size and shape of a column family''s storage: pages, tree height, cell versions, live cells, tombstones, bytes per live cell';

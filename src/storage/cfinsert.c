@@ -26,6 +26,7 @@
  */
 #include "postgres.h"
 
+#include "access/xloginsert.h"
 #include "miscadmin.h"
 #include "storage/lmgr.h"
 #include "utils/memutils.h"
@@ -401,38 +402,26 @@ leaf_separator(CfRelInfo *info, const CfKey *left, const CfKey *right, CfKey *se
 }
 
 /*
- * Where to split n items: the number that go left.  Leaves prefer a
- * boundary between two row keys near the middle, so that rows stay whole
- * where they can; otherwise the middle by bytes.  A page whose new item
- * went to its very end splits 90/10, as an append-only pattern wants.
+ * Where to split n items: the number that go left.  A leaf splits at the
+ * boundary between two row keys nearest its middle, so that rows stay
+ * whole and each grows on a page of its own; a page holding one row only
+ * splits 90/10 when the change is at its end (rows grow at their end, as
+ * timelines do), else in the middle.  Internal pages split in the middle,
+ * or 90/10 at the right edge of the tree.
  */
 static int
 choose_split(bool leaf, const CfItem *items, int n, int newpos, bool rightmost)
 {
 	Size		total = 0,
 				acc = 0;
-	int			best = -1;
-	Size		bestdist = 0;
-	int			mid = 1;
-	Size		middist = 0;
+	int			best = -1,
+				mid = 1;
+	Size		bestdist = 0,
+				middist = 0;
 
 	for (int i = 0; i < n; i++)
 		total += MAXALIGN(items[i].len) + sizeof(ItemIdData);
 
-	if (rightmost && newpos == n - 1 && n > 2)
-	{
-		Size		target = total * 9 / 10;
-
-		for (int i = 0; i < n - 1; i++)
-		{
-			acc += MAXALIGN(items[i].len) + sizeof(ItemIdData);
-			if (acc >= target)
-				return Max(i, 1);
-		}
-		return n - 1;
-	}
-
-	acc = 0;
 	for (int i = 1; i < n; i++)
 	{
 		Size		dist;
@@ -444,7 +433,7 @@ choose_split(bool leaf, const CfItem *items, int n, int newpos, bool rightmost)
 			mid = i;
 			middist = dist;
 		}
-		if (leaf && acc >= total * 3 / 10 && acc <= total * 7 / 10)
+		if (leaf)
 		{
 			CfRunHeader a,
 						b;
@@ -460,7 +449,22 @@ choose_split(bool leaf, const CfItem *items, int n, int newpos, bool rightmost)
 			}
 		}
 	}
-	return best > 0 ? best : mid;
+	if (best > 0)
+		return best;
+	if (newpos == n - 1 && n > 2 && (leaf || rightmost))
+	{
+		Size		target = total * 9 / 10;
+
+		acc = 0;
+		for (int i = 0; i < n - 1; i++)
+		{
+			acc += MAXALIGN(items[i].len) + sizeof(ItemIdData);
+			if (acc >= target)
+				return i + 1;
+		}
+		return n - 1;
+	}
+	return mid;
 }
 
 /*
@@ -841,14 +845,126 @@ run_position(CfRelInfo *info, const CfRun *run, const CfKey *key)
 
 /* Encode a run into a palloc'd item. */
 static CfItem
-run_item(const CfRun *run)
+run_item(CfRelInfo *info, CfRun *run)
 {
 	CfItem		item;
 
+	run->timeuuid_names = info->order.namecmp->kind == CF_TIMEUUID;
 	item.len = cfRunEncodedSize(run);
 	item.data = palloc(item.len);
 	cfRunEncode(run, item.data);
 	return item;
+}
+
+/*
+ * Overwrite the bytes of an item in place and WAL-log exactly them.  The
+ * record is a Generic WAL record built by hand, in the format
+ * GenericXLogFinish produces (fragments of offset, length, data; see
+ * access/transam/generic_xlog.c), so core's generic_redo replays it and no
+ * library is needed on a standby; computing the same delta with
+ * GenericXLogFinish would compare the whole page for a few changed bytes.
+ */
+static void
+overwrite_in_place(Relation rel, Buffer buf, OffsetNumber off, char *img, Size len)
+{
+	Page		page = BufferGetPage(buf);
+	ItemId		iid = PageGetItemId(page, off);
+	char	   *item = PageGetItem(page, iid);
+	Size		first = 0;
+	OffsetNumber frag[2];
+
+	Assert(len <= ItemIdGetLength(iid));
+	while (first < len && item[first] == img[first])
+		first++;
+	if (first == len)
+		return;
+	frag[0] = (OffsetNumber) ((item - (char *) page) + first);
+	frag[1] = (OffsetNumber) (len - first);
+
+	START_CRIT_SECTION();
+	memcpy(item + first, img + first, len - first);
+	MarkBufferDirty(buf);
+	if (RelationNeedsWAL(rel))
+	{
+		XLogRecPtr	recptr;
+
+		XLogBeginInsert();
+		XLogRegisterBuffer(0, buf, REGBUF_STANDARD);
+		XLogRegisterBufData(0, (char *) frag, sizeof(frag));
+		XLogRegisterBufData(0, img + first, len - first);
+		recptr = XLogInsert(RM_GENERIC_ID, 0);
+		PageSetLSN(page, recptr);
+	}
+	END_CRIT_SECTION();
+}
+
+/*
+ * Install the byte ranges [start, end) of a modified copy of the page in
+ * buf, WAL-logging exactly them as one hand-built Generic WAL record (see
+ * overwrite_in_place).  Ranges must cover every change; those that did not
+ * change cost a few bytes.  The hole between pd_lower and pd_upper must be
+ * zero in the copy, as generic_redo zeroes it.
+ */
+static void
+install_ranges(Relation rel, Buffer buf, Page copy, const uint16 *ranges, int nranges)
+{
+	Page		page = BufferGetPage(buf);
+	char	   *data = palloc(BLCKSZ + nranges * 2 * sizeof(OffsetNumber));
+	Size		dlen = 0;
+
+	START_CRIT_SECTION();
+	for (int i = 0; i < nranges; i++)
+	{
+		OffsetNumber off = ranges[2 * i];
+		OffsetNumber len = ranges[2 * i + 1] - ranges[2 * i];
+
+		if (len == 0)
+			continue;
+		memcpy((char *) page + off, (char *) copy + off, len);
+		memcpy(data + dlen, &off, sizeof(off));
+		memcpy(data + dlen + sizeof(off), &len, sizeof(len));
+		memcpy(data + dlen + 2 * sizeof(off), (char *) copy + off, len);
+		dlen += 2 * sizeof(off) + len;
+	}
+	MarkBufferDirty(buf);
+	if (RelationNeedsWAL(rel))
+	{
+		XLogRecPtr	recptr;
+
+		XLogBeginInsert();
+		XLogRegisterBuffer(0, buf, REGBUF_STANDARD);
+		XLogRegisterBufData(0, data, dlen);
+		recptr = XLogInsert(RM_GENERIC_ID, 0);
+		PageSetLSN(page, recptr);
+	}
+	END_CRIT_SECTION();
+	pfree(data);
+}
+
+/* A copy of an item image with room to grow to cap bytes (zeroed). */
+static CfItem
+with_capacity(CfItem img, Size cap)
+{
+	CfItem		item;
+
+	if (cap <= img.len)
+		return img;
+	item.len = cap;
+	item.data = palloc0(cap);
+	memcpy(item.data, img.data, img.len);
+	return item;
+}
+
+/*
+ * The room to give a run that may grow (the last run of its row): double
+ * its size, at most CF_RUN_MAX, so that appends are mostly in place.
+ */
+static Size
+grown_capacity(Size len)
+{
+	Size		cap = Max(len + 64, len * 2);
+
+	return Max(len, Min(cap, (Size) CF_RUN_MAX));
 }
 
 /*
@@ -868,6 +984,7 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 				target = InvalidOffsetNumber;
 	CfRun		run;
 	bool		same = false;
+	bool		first_inplace = false;
 	CfItem		newitems[2];
 	int			nnew;
 	MemoryContext tmp,
@@ -937,26 +1054,55 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 
 	if (same)
 	{
-		run_insert_cell(&run, &cellrun->cells[0], run_position(info, &run, &key));
-		newitems[0] = run_item(&run);
-		nnew = 1;
-		if (newitems[0].len > CF_RUN_MAX && run.ncells > 1)
+		ItemId		iid = PageGetItemId(page, target);
+		Size		cap = ItemIdGetLength(iid);
+		int			j = run_position(info, &run, &key);
+		bool		tail = true;
+		CfItem		img;
+
+		/* is this the last run of its row (and super column) here? it grows */
+		if (target < max)
 		{
-			/* split the run in two at its middle */
+			CfKey		nk;
+
+			cfRunFirstKey(PageGetItem(page, PageGetItemId(page, target + 1)), &nk);
+			tail = !(nk.keylen == key.keylen && memcmp(nk.key, key.key, key.keylen) == 0 &&
+					 nk.sclen == key.sclen && (key.sclen == 0 || memcmp(nk.sc, key.sc, key.sclen) == 0));
+		}
+		run_insert_cell(&run, &cellrun->cells[0], j);
+		img = run_item(info, &run);
+		nnew = 1;
+		if (img.len <= cap)
+		{
+			/* rewrite in place: only the bytes from the new cell on change */
+			newitems[0] = img;
+			first_inplace = true;
+		}
+		else if (img.len > CF_RUN_MAX && run.ncells > 1)
+		{
+			/* split the run: after its last old cell when appending, else in the middle */
 			CfRun		a = run,
 						b = run;
 
-			a.ncells = run.ncells / 2;
+			a.ncells = (j == run.ncells - 1) ? run.ncells - 1 : run.ncells / 2;
 			b.cells = run.cells + a.ncells;
 			b.ncells = run.ncells - a.ncells;
-			newitems[0] = run_item(&a);
-			newitems[1] = run_item(&b);
+			newitems[0] = run_item(info, &a);
+			first_inplace = newitems[0].len <= cap;
+			newitems[1] = run_item(info, &b);
+			if (tail)
+				newitems[1] = with_capacity(newitems[1], grown_capacity(newitems[1].len));
 			nnew = 2;
 		}
+		else
+			newitems[0] = tail ? with_capacity(img, grown_capacity(img.len)) : img;
 	}
 	else
 	{
-		newitems[0] = run_item(cellrun);
+		CfRun		single = *cellrun;
+
+		newitems[0] = run_item(info, &single);
+		newitems[0] = with_capacity(newitems[0], grown_capacity(newitems[0].len));
 		nnew = 1;
 		target = target == InvalidOffsetNumber ? first : target + 1;
 	}
@@ -966,25 +1112,37 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 		Size		need = 0;
 		Size		freespace = ((PageHeader) page)->pd_upper - ((PageHeader) page)->pd_lower;
 
-		for (int i = 0; i < nnew; i++)
+		for (int i = first_inplace ? 1 : 0; i < nnew; i++)
 			need += MAXALIGN(newitems[i].len);
 		need += sizeof(ItemIdData) * (same ? nnew - 1 : nnew);
-		if (need <= freespace)
+		if (need <= freespace && same && first_inplace && nnew == 1)
+			overwrite_in_place(rel, buf, target, newitems[0].data, newitems[0].len);
+		else if (need <= freespace)
 		{
-			GenericXLogState *state = GenericXLogStart(rel);
-			Page		gpage = GenericXLogRegisterBuffer(state, buf, 0);
+			/* new item images at pd_upper, line pointers from target on */
+			PGAlignedBlock copy;
+			Page		gpage = copy.data;
 			PageHeader	ph = (PageHeader) gpage;
 			OffsetNumber at = target;
+			uint16		ranges[8];
+			uint16		old_upper = ((PageHeader) page)->pd_upper;
 
+			memcpy(gpage, page, BLCKSZ);
 			if (same)
 			{
 				ItemId		iid = PageGetItemId(gpage, target);
-				Size		sz = MAXALIGN(newitems[0].len);
 
-				CfPageGetOpaque(gpage)->garbage += MAXALIGN(ItemIdGetLength(iid));
-				ph->pd_upper -= sz;
-				memcpy((char *) gpage + ph->pd_upper, newitems[0].data, newitems[0].len);
-				ItemIdSetNormal(iid, ph->pd_upper, newitems[0].len);
+				if (first_inplace)
+					memcpy(PageGetItem(gpage, iid), newitems[0].data, newitems[0].len);
+				else
+				{
+					Size		sz = MAXALIGN(newitems[0].len);
+
+					CfPageGetOpaque(gpage)->garbage += MAXALIGN(ItemIdGetLength(iid));
+					ph->pd_upper -= sz;
+					memcpy((char *) gpage + ph->pd_upper, newitems[0].data, newitems[0].len);
+					ItemIdSetNormal(iid, ph->pd_upper, newitems[0].len);
+				}
 				at = target + 1;
 				if (nnew == 2 &&
 					PageAddItem(gpage, (Item) newitems[1].data, newitems[1].len, at, false, false) != at)
@@ -992,7 +1150,29 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 			}
 			else if (PageAddItem(gpage, (Item) newitems[0].data, newitems[0].len, at, false, false) != at)
 				elog(ERROR, "cfstore: could not add run item");
-			GenericXLogFinish(state);
+
+			/* page header; line pointers from the first that changed; new images; opaque */
+			ranges[0] = 0;
+			ranges[1] = SizeOfPageHeaderData;
+			ranges[2] = (char *) PageGetItemId(gpage, target) - (char *) gpage;
+			ranges[3] = ph->pd_lower;
+			ranges[4] = ph->pd_upper;
+			ranges[5] = old_upper;
+			ranges[6] = ph->pd_special;
+			ranges[7] = BLCKSZ;
+			if (same && first_inplace)
+			{
+				/* the rewritten run lies elsewhere: log the whole item too */
+				ItemId		iid = PageGetItemId(gpage, target);
+				uint16		more[10];
+
+				memcpy(more, ranges, sizeof(ranges));
+				more[8] = ItemIdGetOffset(iid);
+				more[9] = ItemIdGetOffset(iid) + newitems[0].len;
+				install_ranges(rel, buf, gpage, more, 5);
+			}
+			else
+				install_ranges(rel, buf, gpage, ranges, 4);
 		}
 		else
 		{
@@ -1007,6 +1187,8 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 			for (int i = 0; i < idx; i++)
 				all[k++] = items[i];
 			newpos = k;
+			if (first_inplace)
+				newitems[0] = with_capacity(newitems[0], items[idx].len);
 			for (int i = 0; i < nnew; i++)
 				all[k++] = newitems[i];
 			for (int i = same ? idx + 1 : idx; i < n; i++)

@@ -9,12 +9,21 @@
  * cells in key order.  Each cell is:
  *
  *	flags		1 byte (CF_CELL_*)
- *	name		varint bytes shared with the previous cell's name, varint
- *				length of the rest, the rest
- *	writetime	zig-zag varint of (writetime - header basewt)
+ *	name		varints: bytes shared with the start of the previous cell's
+ *				name, bytes shared with its end, length of the middle;
+ *				then the middle (the first cell's name is stored whole;
+ *				TimeUUID names are compared for sharing in time-major byte
+ *				order, see timeuuid_permute)
+ *	writetime	zig-zag varint of the difference with the previous cell's
+ *				(the first cell's is the header's basewt)
  *	expiring	varint ttl, 4-byte expiry (only with CF_CELL_EXPIRING)
- *	xmin, cmin	4 bytes, varint (only without CF_CELL_FROZEN)
+ *	xmin, cmin	zig-zag varint of the xid difference with the previous
+ *				unfrozen cell's (0 before the first), varint cmin (only
+ *				without CF_CELL_FROZEN)
  *	value		varint length, bytes
+ *
+ * An item may be longer than its run: the rest is room to grow, so that a
+ * cell appended to the last run of a row is written in place.
  *
  * Multi-byte fixed fields are stored unaligned in native byte order (they
  * never leave the machine except through physical replication).
@@ -192,16 +201,103 @@ cfCellKey(const CfRun *run, const CfCell *cell, CfKey *key)
 	key->bound = 0;
 }
 
-/* Bytes two names share at their start. */
-static int
-shared_prefix(const uint8 *a, int alen, const uint8 *b, int blen)
+/*
+ * TimeUUID names are stored with their time fields most significant first
+ * (time_hi, time_mid, time_low, then clock sequence and node), so that
+ * names of one row, which are close in time, share a long prefix; the
+ * clock sequence and node of one writer are shared as a suffix.
+ */
+static void
+timeuuid_permute(const uint8 *in, uint8 *out)
 {
-	int			n = Min(alen, blen);
-	int			i = 0;
+	out[0] = in[6];
+	out[1] = in[7];
+	out[2] = in[4];
+	out[3] = in[5];
+	memcpy(out + 4, in, 4);
+	memcpy(out + 8, in + 8, 8);
+}
 
-	while (i < n && a[i] == b[i])
-		i++;
-	return i;
+/* Inverse of timeuuid_permute. */
+static void
+timeuuid_unpermute(const uint8 *in, uint8 *out)
+{
+	out[6] = in[0];
+	out[7] = in[1];
+	out[4] = in[2];
+	out[5] = in[3];
+	memcpy(out, in + 4, 4);
+	memcpy(out + 8, in + 8, 8);
+}
+
+/* The stored form of a name: permuted if the run's names are TimeUUIDs. */
+static const uint8 *
+stored_name(const CfRun *run, const CfCell *cell, uint8 *buf)
+{
+	if (run->timeuuid_names && cell->namelen == 16)
+	{
+		timeuuid_permute(cell->name, buf);
+		return buf;
+	}
+	return cell->name;
+}
+
+/* How a name is stored after the previous one: shared prefix, shared suffix. */
+static void
+name_sharing(const uint8 *prev, int prevlen, const uint8 *cur, int curlen, int *prefix, int *suffix)
+{
+	int			n = Min(prevlen, curlen);
+	int			p = 0,
+				q = 0;
+
+	while (p < n && prev[p] == cur[p])
+		p++;
+	while (q < n - p && prev[prevlen - 1 - q] == cur[curlen - 1 - q])
+		q++;
+	*prefix = p;
+	*suffix = q;
+}
+
+/* Walks a run's cells computing each cell's name sharing with its predecessor. */
+typedef struct CfNameCursor
+{
+	uint8		prevbuf[16];
+	uint8		curbuf[16];
+	const uint8 *prev;
+	int			prevlen;
+} CfNameCursor;
+
+/* The sharing of cell i's stored name with cell i-1's (the first cell: none). */
+static const uint8 *
+name_next(CfNameCursor *nc, const CfRun *run, int i, int *prefix, int *suffix)
+{
+	const CfCell *c = &run->cells[i];
+	const uint8 *cur = stored_name(run, c, nc->curbuf);
+
+	if (i == 0)
+	{
+		*prefix = *suffix = 0;
+		/* the first name is stored as it is, so cfRunFirstKey needs no decoding */
+		cur = stored_name(run, c, nc->curbuf);
+		nc->prev = cur;
+		nc->prevlen = c->namelen;
+		if (cur == nc->curbuf)
+		{
+			memcpy(nc->prevbuf, nc->curbuf, 16);
+			nc->prev = nc->prevbuf;
+		}
+		return c->name;
+	}
+	name_sharing(nc->prev, nc->prevlen, cur, c->namelen, prefix, suffix);
+	if (cur == nc->curbuf)
+	{
+		memcpy(nc->prevbuf, nc->curbuf, 16);
+		nc->prev = nc->prevbuf;
+	}
+	else
+		nc->prev = cur;
+	nc->prevlen = c->namelen;
+	return cur;
 }
 
 /* The base writetime of a run: its first cell's. */
@@ -211,20 +307,29 @@ run_basewt(const CfRun *run)
 	return run->ncells > 0 ? run->cells[0].writetime : 0;
 }
 
-/* The encoded size of one cell after `prev` (NULL for the first). */
+/* The encoded size of cell i of run (after cell i-1). */
 static Size
-cell_size(const CfCell *cell, const CfCell *prev, int64 basewt)
+cell_size(const CfRun *run, int i, CfNameCursor *nc, TransactionId *prevxid)
 {
-	int			shared = prev ? shared_prefix(prev->name, prev->namelen, cell->name, cell->namelen) : 0;
+	const CfCell *c = &run->cells[i];
+	int			prefix,
+				suffix;
+	int			mid;
 	Size		sz = 1;
+	int64		prevwt = i > 0 ? run->cells[i - 1].writetime : run_basewt(run);
 
-	sz += varint_len(shared) + varint_len(cell->namelen - shared) + (cell->namelen - shared);
-	sz += varint_len(zigzag(cell->writetime - basewt));
-	if (cell->flags & CF_CELL_EXPIRING)
-		sz += varint_len((uint64) cell->ttl) + 4;
-	if (!(cell->flags & CF_CELL_FROZEN))
-		sz += 4 + varint_len(cell->cmin);
-	sz += varint_len(cell->valuelen) + cell->valuelen;
+	name_next(nc, run, i, &prefix, &suffix);
+	mid = c->namelen - prefix - suffix;
+	sz += varint_len(prefix) + varint_len(suffix) + varint_len(mid) + mid;
+	sz += varint_len(zigzag(c->writetime - prevwt));
+	if (c->flags & CF_CELL_EXPIRING)
+		sz += varint_len((uint64) c->ttl) + 4;
+	if (!(c->flags & CF_CELL_FROZEN))
+	{
+		sz += varint_len(zigzag((int32) (c->xmin - *prevxid))) + varint_len(c->cmin);
+		*prevxid = c->xmin;
+	}
+	sz += varint_len(c->valuelen) + c->valuelen;
 	return sz;
 }
 
@@ -233,10 +338,12 @@ Size
 cfRunEncodedSize(const CfRun *run)
 {
 	Size		sz = sizeof(CfRunHeader) + run->keylen + run->sclen;
-	int64		basewt = run_basewt(run);
+	CfNameCursor nc;
+	TransactionId prevxid = InvalidTransactionId;
 
+	memset(&nc, 0, sizeof(nc));
 	for (int i = 0; i < run->ncells; i++)
-		sz += cell_size(&run->cells[i], i > 0 ? &run->cells[i - 1] : NULL, basewt);
+		sz += cell_size(run, i, &nc, &prevxid);
 	return sz;
 }
 
@@ -246,13 +353,15 @@ cfRunEncode(const CfRun *run, char *dst)
 {
 	CfRunHeader hdr;
 	uint8	   *p;
-	int64		basewt = run_basewt(run);
+	CfNameCursor nc;
+	TransactionId prevxid = InvalidTransactionId;
 
 	memset(&hdr, 0, sizeof(hdr));
 	hdr.keylen = (uint16) run->keylen;
 	hdr.sclen = (uint16) run->sclen;
 	hdr.ncells = (uint16) run->ncells;
-	hdr.basewt = basewt;
+	hdr.flags = run->timeuuid_names ? CF_RUN_TIMEUUID_NAMES : 0;
+	hdr.basewt = run_basewt(run);
 	memcpy(dst, &hdr, sizeof(hdr));
 	p = (uint8 *) dst + sizeof(hdr);
 	memcpy(p, run->key, run->keylen);
@@ -261,18 +370,24 @@ cfRunEncode(const CfRun *run, char *dst)
 		memcpy(p, run->sc, run->sclen);
 	p += run->sclen;
 
+	memset(&nc, 0, sizeof(nc));
 	for (int i = 0; i < run->ncells; i++)
 	{
 		const CfCell *c = &run->cells[i];
-		const CfCell *prev = i > 0 ? &run->cells[i - 1] : NULL;
-		int			shared = prev ? shared_prefix(prev->name, prev->namelen, c->name, c->namelen) : 0;
+		int			prefix,
+					suffix,
+					mid;
+		const uint8 *name = name_next(&nc, run, i, &prefix, &suffix);
+		int64		prevwt = i > 0 ? run->cells[i - 1].writetime : hdr.basewt;
 
+		mid = c->namelen - prefix - suffix;
 		*p++ = c->flags;
-		p += cfVarintPut(p, shared);
-		p += cfVarintPut(p, c->namelen - shared);
-		memcpy(p, c->name + shared, c->namelen - shared);
-		p += c->namelen - shared;
-		p += cfVarintPut(p, zigzag(c->writetime - basewt));
+		p += cfVarintPut(p, prefix);
+		p += cfVarintPut(p, suffix);
+		p += cfVarintPut(p, mid);
+		memcpy(p, name + prefix, mid);
+		p += mid;
+		p += cfVarintPut(p, zigzag(c->writetime - prevwt));
 		if (c->flags & CF_CELL_EXPIRING)
 		{
 			p += cfVarintPut(p, (uint64) c->ttl);
@@ -281,9 +396,9 @@ cfRunEncode(const CfRun *run, char *dst)
 		}
 		if (!(c->flags & CF_CELL_FROZEN))
 		{
-			memcpy(p, &c->xmin, 4);
-			p += 4;
+			p += cfVarintPut(p, zigzag((int32) (c->xmin - prevxid)));
 			p += cfVarintPut(p, c->cmin);
+			prevxid = c->xmin;
 		}
 		p += cfVarintPut(p, c->valuelen);
 		memcpy(p, c->value, c->valuelen);
@@ -303,11 +418,14 @@ cfRunDecode(const char *src, Size len, CfRun *run, MemoryContext cxt)
 	const uint8 *p;
 	const uint8 *end = (const uint8 *) src + len;
 	uint8	   *names;
-	Size		names_size;
-	const uint8 *prevname = NULL;
+	uint8		prevstored[CF_KEY_MAX];
 	int			prevlen = 0;
+	int64		prevwt;
+	TransactionId prevxid = InvalidTransactionId;
+	bool		permuted;
 
 	memcpy(&hdr, src, sizeof(hdr));
+	permuted = (hdr.flags & CF_RUN_TIMEUUID_NAMES) != 0;
 	p = (const uint8 *) src + sizeof(hdr);
 	run->key = p;
 	run->keylen = hdr.keylen;
@@ -316,48 +434,67 @@ cfRunDecode(const char *src, Size len, CfRun *run, MemoryContext cxt)
 	run->sclen = hdr.sclen;
 	p += hdr.sclen;
 	run->ncells = hdr.ncells;
+	run->timeuuid_names = permuted;
 	run->cells = MemoryContextAlloc(cxt, sizeof(CfCell) * Max(hdr.ncells, 1));
-	/* shared prefixes are at most the item's size per cell: bound the name space */
-	names_size = (Size) len * 2 + 64;
-	names = MemoryContextAlloc(cxt, names_size);
+	names = NULL;
+	prevwt = hdr.basewt;
 
 	for (int i = 0; i < hdr.ncells; i++)
 	{
 		CfCell	   *c = &run->cells[i];
-		uint64		shared,
-					rest,
+		uint64		prefix,
+					suffix,
+					mid,
 					v;
+		int			namelen;
 
 		if (p >= end)
 			elog(ERROR, "cfstore: corrupt run item (cell %d of %d past its end)", i, hdr.ncells);
 		c->flagsp = (uint8 *) p;
 		c->flags = *p++;
-		p += cfVarintGet(p, &shared);
-		p += cfVarintGet(p, &rest);
-		if (shared > (uint64) prevlen || p + rest > end)
+		p += cfVarintGet(p, &prefix);
+		p += cfVarintGet(p, &suffix);
+		p += cfVarintGet(p, &mid);
+		if (prefix + suffix > (uint64) prevlen || p + mid > end || prefix + suffix + mid > CF_KEY_MAX)
 			elog(ERROR, "cfstore: corrupt run item (bad name length)");
-		if (shared == 0)
+		namelen = (int) (prefix + suffix + mid);
+		if (i == 0)
 		{
-			/* no copy needed: the name is stored whole */
+			/* stored as it is */
 			c->name = p;
+			if (permuted && namelen == 16)
+				timeuuid_permute(p, prevstored);
+			else
+				memcpy(prevstored, p, namelen);
 		}
 		else
 		{
-			if (shared + rest > names_size)
+			uint8		stored[CF_KEY_MAX];
+			uint8	   *out;
+
+			memcpy(stored, prevstored, prefix);
+			memcpy(stored + prefix, p, mid);
+			memcpy(stored + prefix + mid, prevstored + prevlen - suffix, suffix);
+			if (prefix == 0 && suffix == 0 && !(permuted && namelen == 16))
+				c->name = p;
+			else
 			{
-				names_size = Max(names_size * 2, shared + rest + 64);
-				names = MemoryContextAlloc(cxt, names_size);
+				out = MemoryContextAlloc(cxt, Max(namelen, 1));
+				if (permuted && namelen == 16)
+					timeuuid_unpermute(stored, out);
+				else
+					memcpy(out, stored, namelen);
+				c->name = out;
 			}
-			memcpy(names, prevname, shared);
-			memcpy(names + shared, p, rest);
-			c->name = names;
-			names += shared + rest;
-			names_size -= shared + rest;
+			memcpy(prevstored, stored, namelen);
 		}
-		c->namelen = (int) (shared + rest);
-		p += rest;
+		(void) names;
+		prevlen = namelen;
+		c->namelen = namelen;
+		p += mid;
 		p += cfVarintGet(p, &v);
-		c->writetime = hdr.basewt + unzigzag(v);
+		c->writetime = prevwt + unzigzag(v);
+		prevwt = c->writetime;
 		if (c->flags & CF_CELL_EXPIRING)
 		{
 			p += cfVarintGet(p, &v);
@@ -372,8 +509,9 @@ cfRunDecode(const char *src, Size len, CfRun *run, MemoryContext cxt)
 		}
 		if (!(c->flags & CF_CELL_FROZEN))
 		{
-			memcpy(&c->xmin, p, 4);
-			p += 4;
+			p += cfVarintGet(p, &v);
+			c->xmin = prevxid + (TransactionId) (int32) unzigzag(v);
+			prevxid = c->xmin;
 			p += cfVarintGet(p, &v);
 			c->cmin = (CommandId) v;
 		}
@@ -388,11 +526,9 @@ cfRunDecode(const char *src, Size len, CfRun *run, MemoryContext cxt)
 		c->value = p;
 		c->valuelen = (int) v;
 		p += v;
-		prevname = c->name;
-		prevlen = c->namelen;
 	}
-	if (p != end)
-		elog(ERROR, "cfstore: corrupt run item (%d bytes left over)", (int) (end - p));
+	/* the rest of the item, if any, is room for the run to grow */
+	run->used = (Size) (p - (const uint8 *) src);
 }
 
 /* The key of a run's first cell, read without decoding the run. */
@@ -401,9 +537,9 @@ cfRunFirstKey(const char *src, CfKey *key)
 {
 	CfRunHeader hdr;
 	const uint8 *p;
-	uint64		shared,
-				rest,
-				v;
+	uint64		prefix,
+				suffix,
+				mid;
 
 	memcpy(&hdr, src, sizeof(hdr));
 	p = (const uint8 *) src + sizeof(hdr);
@@ -414,13 +550,13 @@ cfRunFirstKey(const char *src, CfKey *key)
 	key->sclen = hdr.sclen;
 	p += hdr.sclen;
 	p++;						/* flags */
-	p += cfVarintGet(p, &shared);
-	p += cfVarintGet(p, &rest);
+	p += cfVarintGet(p, &prefix);
+	p += cfVarintGet(p, &suffix);
+	p += cfVarintGet(p, &mid);
 	key->name = p;
-	key->namelen = (int) rest;
-	p += rest;
-	cfVarintGet(p, &v);
-	key->writetime = hdr.basewt + unzigzag(v);
+	key->namelen = (int) mid;
+	/* the first cell's writetime is the run's base */
+	key->writetime = hdr.basewt;
 	key->nparts = 4;
 	key->bound = 0;
 }

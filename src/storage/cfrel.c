@@ -38,6 +38,8 @@ typedef struct CfOrderEntry
 	bool		is_super;
 	bool		is_counter;
 	CfOrder		order;
+	char		keyspace[CF_NAME_BUFSIZE];	/* names, to find the catalog entry fast */
+	char		name[CF_NAME_BUFSIZE];
 } CfOrderEntry;
 
 static HTAB *order_cache = NULL;
@@ -68,11 +70,10 @@ cfRelationCfId(Relation rel)
 	return id;
 }
 
-/* The column family a storage relation holds (errors if it is missing). */
-const CfColumnFamily *
-cfRelationColumnFamily(Relation rel)
+/* The catalog entry of column family id, or raise. */
+static const CfColumnFamily *
+lookup_by_id(Relation rel, int32 id)
 {
-	int32		id = cfRelationCfId(rel);
 	const CfColumnFamily *cf = cfCatalogLookupById(id);
 
 	if (cf == NULL)
@@ -81,6 +82,30 @@ cfRelationColumnFamily(Relation rel)
 				 errmsg("column family %d of table \"%s\" is not in the cfstore catalog",
 						id, RelationGetRelationName(rel)),
 				 errhint("Restore the cfstore catalog tables (schema cfstore) before the data of schema cfstore_data.")));
+	return cf;
+}
+
+static CfOrderEntry *order_lookup(Relation rel, int32 cf_id);
+
+/*
+ * The column family a storage relation holds (errors if it is missing).
+ * Its names are remembered per id, so this is a hash lookup in the
+ * catalog cache, not a query.
+ */
+const CfColumnFamily *
+cfRelationColumnFamily(Relation rel)
+{
+	int32		id = cfRelationCfId(rel);
+	CfOrderEntry *entry = order_lookup(rel, id);
+	const CfColumnFamily *cf = cfCatalogLookup(entry->keyspace, entry->name);
+
+	/* names are immutable and ids never reused, but be exact */
+	if (cf->id != id)
+	{
+		cf = lookup_by_id(rel, id);
+		strlcpy(entry->keyspace, cf->keyspace, CF_NAME_BUFSIZE);
+		strlcpy(entry->name, cf->name, CF_NAME_BUFSIZE);
+	}
 	return cf;
 }
 
@@ -124,7 +149,7 @@ order_lookup(Relation rel, int32 cf_id)
 	entry = hash_search(order_cache, &cf_id, HASH_FIND, NULL);
 	if (entry == NULL)
 	{
-		const CfColumnFamily *cf = cfRelationColumnFamily(rel);
+		const CfColumnFamily *cf = lookup_by_id(rel, cf_id);
 		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
 		CfOrder		order;
 
@@ -135,6 +160,8 @@ order_lookup(Relation rel, int32 cf_id)
 		entry->is_super = cf->is_super;
 		entry->is_counter = cf->is_counter;
 		entry->order = order;
+		strlcpy(entry->keyspace, cf->keyspace, CF_NAME_BUFSIZE);
+		strlcpy(entry->name, cf->name, CF_NAME_BUFSIZE);
 	}
 	return entry;
 }

@@ -157,6 +157,8 @@ typedef struct CfRun
 	int			sclen;
 	int			ncells;
 	CfCell	   *cells;
+	bool		timeuuid_names; /* store names in time-major order (TimeUUIDType) */
+	Size		used;			/* decoded: bytes of the item the run uses */
 } CfRun;
 
 /* Header of a run item on a leaf page (cells follow the key and sc). */
@@ -165,9 +167,11 @@ typedef struct CfRunHeader
 	uint16		keylen;
 	uint16		sclen;
 	uint16		ncells;
-	uint16		pad;
-	int64		basewt;
+	uint16		flags;			/* CF_RUN_* */
+	int64		basewt;			/* the first cell's writetime */
 } CfRunHeader;
+
+#define CF_RUN_TIMEUUID_NAMES	0x0001
 
 /* Header of an internal page item and of a high key. */
 typedef struct CfIndexTupleData

@@ -200,6 +200,7 @@ cfWriteCell(Relation rel, const CfWrite *w)
 	run.sc = w->has_sc ? w->sc : (const uint8 *) "";
 	run.sclen = w->has_sc ? w->sclen : 0;
 	run.ncells = 1;
+	run.timeuuid_names = false;
 	run.cells = &cell;
 	cfInsertCell(rel, cfRelInfo(rel), &run);
 	pgstat_count_heap_insert(rel, 1);

@@ -1,0 +1,346 @@
+/*-------------------------------------------------------------------------
+ *
+ * cfverify.c
+ *	  cfstore.verify and cfstore.stats: checking and measuring a storage
+ *	  relation.
+ *
+ * verify walks every level of the tree left to right through the right-
+ * links and checks: page identity and level, key order within and across
+ * runs and pages, keys below the page's high key and at or above the
+ * previous page's, each internal downlink's child level and high key
+ * (equal to the next separator: no split is unfinished), left-links
+ * mirroring right-links on the leaf level, no INCOMPLETE_SPLIT flag, every
+ * run decodable, and the page's space accounted for (items + garbage +
+ * free space = the page).  It takes a share lock on the relation and one
+ * page lock at a time, so it is exact only while no one writes.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/table.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+
+#include "api/cfapi.h"
+#include "storage/cfstorage.h"
+
+PG_FUNCTION_INFO_V1(cfstore_verify);
+PG_FUNCTION_INFO_V1(cfstore_stats);
+
+/* Raise a corruption error about a block. */
+static void
+corrupt(Relation rel, BlockNumber blkno, const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INDEX_CORRUPTED),
+			 errmsg("cfstore table \"%s\" is corrupt at block %u: %s",
+					RelationGetRelationName(rel), blkno, what)));
+}
+
+/* Counters gathered while verifying. */
+typedef struct CfTreeStats
+{
+	int64		pages;
+	int64		leaf_pages;
+	int			height;
+	int64		versions;
+	int64		tombstones;
+} CfTreeStats;
+
+/* A copy of a key (the key points into the copy). */
+typedef struct CfKeyCopy
+{
+	CfKey		key;
+	char	   *buf;
+	bool		valid;
+} CfKeyCopy;
+
+static void
+keycopy_set(CfKeyCopy *kc, const CfKey *key)
+{
+	Size		len = cfIndexTupleSize(key);
+
+	if (kc->buf)
+		pfree(kc->buf);
+	kc->buf = palloc(len);
+	cfIndexTupleForm(key, InvalidBlockNumber, kc->buf);
+	cfIndexTupleKey((CfIndexTuple) kc->buf, &kc->key);
+	kc->valid = true;
+}
+
+/* Whether two keys are the same position. */
+static bool
+key_equal(const CfOrder *order, const CfKey *a, const CfKey *b)
+{
+	return a->nparts == b->nparts && a->bound == b->bound && cfKeyCompare(order, a, b) == 0;
+}
+
+/* Check one page; returns its right-link. */
+static BlockNumber
+verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
+			BlockNumber expect_left, CfKeyCopy *lowkey, CfTreeStats *st, BlockNumber *firstchild)
+{
+	Buffer		buf = ReadBuffer(rel, blkno);
+	Page		page;
+	CfPageOpaque op;
+	OffsetNumber first,
+				max;
+	CfKey		hk;
+	bool		has_hk;
+	Size		used = 0;
+	CfKeyCopy	prev = {0};
+	BlockNumber right;
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore verify", ALLOCSET_DEFAULT_SIZES);
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	op = CfPageGetOpaque(page);
+	if (PageIsNew(page) || op->page_id != CF_PAGE_ID)
+		corrupt(rel, blkno, "not a cfstore page");
+	if (op->level != level)
+		corrupt(rel, blkno, psprintf("level %u where %u was expected", op->level, level));
+	if ((level == 0) != ((op->flags & CF_PAGE_LEAF) != 0))
+		corrupt(rel, blkno, "leaf flag does not match the level");
+	if (op->flags & CF_PAGE_INCOMPLETE_SPLIT)
+		corrupt(rel, blkno, "a split was left unfinished");
+	if (level == 0 && op->left != expect_left)
+		corrupt(rel, blkno, psprintf("left-link %u, but the page to its left is %u", op->left, expect_left));
+	if (((PageHeader) page)->pd_lower > ((PageHeader) page)->pd_upper)
+		corrupt(rel, blkno, "pd_lower above pd_upper");
+
+	has_hk = !CfPageIsRightmost(op);
+	if (has_hk)
+		cfIndexTupleKey((CfIndexTuple) PageGetItem(page, PageGetItemId(page, CF_HIKEY)), &hk);
+	first = CfPageFirstData(op);
+	max = PageGetMaxOffsetNumber(page);
+	for (OffsetNumber off = FirstOffsetNumber; off <= max; off++)
+		used += MAXALIGN(ItemIdGetLength(PageGetItemId(page, off)));
+	if (((PageHeader) page)->pd_upper + used + op->garbage != ((PageHeader) page)->pd_special)
+		corrupt(rel, blkno, psprintf("space not accounted for: upper %u + items %zu + garbage %u != special %u",
+									 ((PageHeader) page)->pd_upper, used, op->garbage,
+									 ((PageHeader) page)->pd_special));
+
+	if (level > 0 && max < first)
+		corrupt(rel, blkno, "internal page without downlinks");
+
+	for (OffsetNumber off = first; off <= max; off++)
+	{
+		ItemId		iid = PageGetItemId(page, off);
+		char	   *item = PageGetItem(page, iid);
+
+		if (level == 0)
+		{
+			CfRun		run;
+
+			cfRunDecode(item, ItemIdGetLength(iid), &run, cxt);
+			if (run.ncells == 0)
+				corrupt(rel, blkno, "empty run");
+			for (int i = 0; i < run.ncells; i++)
+			{
+				CfKey		ck;
+
+				cfCellKey(&run, &run.cells[i], &ck);
+				if (prev.valid && cfKeyCompare(&info->order, &prev.key, &ck) > 0)
+					corrupt(rel, blkno, psprintf("cells out of order at item %u", off));
+				if (i == 0 && lowkey->valid && cfKeyCompare(&info->order, &ck, &lowkey->key) < 0)
+					corrupt(rel, blkno, psprintf("item %u is below the page's low key", off));
+				if (has_hk)
+				{
+					int			c = cfKeyCompare(&info->order, &ck, &hk);
+
+					if (c > 0 || (c == 0 && hk.nparts < 4))
+						corrupt(rel, blkno, psprintf("item %u is not below the high key", off));
+				}
+				st->versions++;
+				if (run.cells[i].flags & CF_CELL_TOMBSTONE)
+					st->tombstones++;
+				keycopy_set(&prev, &ck);
+			}
+			MemoryContextReset(cxt);
+		}
+		else
+		{
+			CfIndexTuple itup = (CfIndexTuple) item;
+			CfKey		sep;
+
+			cfIndexTupleKey(itup, &sep);
+			if (off == first)
+			{
+				if (sep.nparts != 0 || sep.bound != -1)
+					corrupt(rel, blkno, "first downlink is not minus infinity");
+				*firstchild = itup->child;
+			}
+			else
+			{
+				if (prev.valid && cfKeyCompare(&info->order, &prev.key, &sep) >= 0)
+					corrupt(rel, blkno, psprintf("separators out of order at item %u", off));
+				if (lowkey->valid && cfKeyCompare(&info->order, &sep, &lowkey->key) < 0)
+					corrupt(rel, blkno, psprintf("separator %u is below the page's low key", off));
+				if (has_hk && cfKeyCompare(&info->order, &sep, &hk) >= 0)
+					corrupt(rel, blkno, psprintf("separator %u is not below the high key", off));
+				keycopy_set(&prev, &sep);
+			}
+
+			/* the child: one level down, its high key the next separator */
+			{
+				Buffer		cbuf = ReadBuffer(rel, itup->child);
+				Page		cpage;
+				CfPageOpaque cop;
+
+				LockBuffer(cbuf, BUFFER_LOCK_SHARE);
+				cpage = BufferGetPage(cbuf);
+				cop = CfPageGetOpaque(cpage);
+				if (PageIsNew(cpage) || cop->page_id != CF_PAGE_ID || cop->level != level - 1)
+					corrupt(rel, itup->child, psprintf("downlink from block %u to a page that is not at level %u",
+													   blkno, level - 1));
+				if (off < max)
+				{
+					CfKey		next,
+								chk;
+
+					cfIndexTupleKey((CfIndexTuple) PageGetItem(page, PageGetItemId(page, off + 1)), &next);
+					if (CfPageIsRightmost(cop))
+						corrupt(rel, itup->child, "a child with a right neighbour in its parent is rightmost");
+					cfIndexTupleKey((CfIndexTuple) PageGetItem(cpage, PageGetItemId(cpage, CF_HIKEY)), &chk);
+					if (!key_equal(&info->order, &chk, &next))
+						corrupt(rel, itup->child, psprintf("high key differs from the next separator in block %u", blkno));
+				}
+				else if (has_hk)
+				{
+					CfKey		chk;
+
+					if (CfPageIsRightmost(cop))
+						corrupt(rel, itup->child, "last child of a non-rightmost page is rightmost");
+					cfIndexTupleKey((CfIndexTuple) PageGetItem(cpage, PageGetItemId(cpage, CF_HIKEY)), &chk);
+					if (!key_equal(&info->order, &chk, &hk))
+						corrupt(rel, itup->child, psprintf("high key differs from that of its parent %u", blkno));
+				}
+				else if (!CfPageIsRightmost(cop))
+					corrupt(rel, itup->child, "last child of a rightmost page is not rightmost");
+				UnlockReleaseBuffer(cbuf);
+			}
+		}
+	}
+	if (level == 0 && max < first && has_hk)
+	{
+		/* an empty non-rightmost leaf is allowed (pages are never deleted) */
+	}
+
+	if (has_hk)
+		keycopy_set(lowkey, &hk);
+	right = op->right;
+	st->pages++;
+	if (level == 0)
+		st->leaf_pages++;
+	UnlockReleaseBuffer(buf);
+	MemoryContextDelete(cxt);
+	return right;
+}
+
+/* Verify the tree of rel, gathering statistics. */
+static void
+verify_tree(Relation rel, CfTreeStats *st)
+{
+	CfRelInfo  *info = cfRelInfo(rel);
+	BlockNumber leftmost;
+	int			level;
+
+	memset(st, 0, sizeof(*st));
+	if (RelationGetNumberOfBlocks(rel) == 0)
+		return;
+	cfRelInfoRefreshRoot(rel, info);
+	leftmost = info->root;
+	level = info->root_level;
+	st->height = level + 1;
+	st->pages = 1;				/* the metapage */
+	for (;;)
+	{
+		BlockNumber blkno = leftmost,
+					left = InvalidBlockNumber,
+					firstchild = InvalidBlockNumber,
+					nextfirst = InvalidBlockNumber;
+		CfKeyCopy	lowkey = {0};
+
+		while (blkno != InvalidBlockNumber)
+		{
+			BlockNumber right;
+
+			CHECK_FOR_INTERRUPTS();
+			firstchild = InvalidBlockNumber;
+			right = verify_page(rel, info, blkno, (uint16) level, left, &lowkey, st, &firstchild);
+			if (nextfirst == InvalidBlockNumber)
+				nextfirst = firstchild;
+			left = blkno;
+			blkno = right;
+		}
+		if (level == 0)
+			break;
+		leftmost = nextfirst;
+		level--;
+	}
+}
+
+/* cfstore.verify(keyspace, column_family): raise if the storage is inconsistent. */
+Datum
+cfstore_verify(PG_FUNCTION_ARGS)
+{
+	CfTarget	t;
+	CfTreeStats st;
+
+	cfTargetOpen(&t, fcinfo, ACL_SELECT);
+	verify_tree(t.rel, &st);
+	cfTargetClose(&t);
+	PG_RETURN_VOID();
+}
+
+/*
+ * cfstore.stats(keyspace, column_family): pages, height, leaf pages, cell
+ * versions, live cells, tombstones, bytes per live cell.
+ */
+Datum
+cfstore_stats(PG_FUNCTION_ARGS)
+{
+	CfTarget	t;
+	CfTreeStats st;
+	TupleDesc	desc;
+	Datum		values[7];
+	bool		nulls[7] = {false, false, false, false, false, false, false};
+	int64		live = 0;
+	uint64		bytes;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	cfTargetOpen(&t, fcinfo, ACL_SELECT);
+	verify_tree(t.rel, &st);
+	if (st.pages > 0)
+	{
+		CfScanState *scan = cfScanBegin(t.rel, GetActiveSnapshot());
+		CfOutCell	c;
+
+		while (cfScanNext(scan, &c))
+			live++;
+		cfScanEnd(scan);
+	}
+	bytes = (uint64) RelationGetNumberOfBlocks(t.rel) * BLCKSZ;
+	cfTargetClose(&t);
+
+	values[0] = Int64GetDatum((int64) (bytes / BLCKSZ));
+	values[1] = Int32GetDatum(st.height);
+	values[2] = Int64GetDatum(st.leaf_pages);
+	values[3] = Int64GetDatum(st.versions);
+	values[4] = Int64GetDatum(live);
+	values[5] = Int64GetDatum(st.tombstones);
+	if (live > 0)
+		values[6] = DirectFunctionCall1(float8_numeric, Float8GetDatum(round((double) bytes / live * 10) / 10));
+	else
+		nulls[6] = true;
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+}
