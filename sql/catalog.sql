@@ -105,7 +105,10 @@ SELECT cfstore.update_column_family('Keyspace1', 'Typed1', default_validation_cl
 SELECT jsonb_path_query(cfstore.describe_keyspace('Keyspace1'), '$.cf_defs[*] ? (@.name == "Typed1").column_metadata');
 
 -- what the C layers see, through the per-backend cache of parsed definitions
-SELECT * FROM cfstore._column_family_info('Keyspace1', 'Super1');
+SELECT i.id = cf.id AS id_matches, i.column_type, i.comparator, i.subcomparator, i.key_validation_class,
+       i.default_validation_class, i.is_counter, i.column_metadata
+  FROM cfstore._column_family_info('Keyspace1', 'Super1') i, cfstore.column_family cf
+ WHERE cf.keyspace = 'Keyspace1' AND cf.name = 'Super1';
 SELECT is_counter, column_metadata FROM cfstore._column_family_info('Keyspace1', 'Counter1');
 SELECT cfstore.create_column_family('Keyspace1', 'LongNames', comparator => 'LongType',
          column_metadata => '[{"column_name": "10", "validation_class": "UTF8Type"},

@@ -23,8 +23,10 @@ PG_FUNCTION_INFO_V1(cfstore_get_slice);
 static void
 check_range(const CfType *type, const bytea *start, const bytea *finish, bool reversed, int64 count)
 {
-	if (count < 0)
-		cfInvalidRequest("get_slice requires non-negative count");
+	if (start != NULL && VARSIZE_ANY_EXHDR(start) > 65535)
+		cfInvalidRequest("range start length cannot be larger than 65535");
+	if (finish != NULL && VARSIZE_ANY_EXHDR(finish) > 65535)
+		cfInvalidRequest("range finish length cannot be larger than 65535");
 	if (start != NULL)
 		cfValidateName(type, (const uint8 *) VARDATA_ANY(start), VARSIZE_ANY_EXHDR(start), false);
 	if (finish != NULL)
@@ -37,6 +39,8 @@ check_range(const CfType *type, const bytea *start, const bytea *finish, bool re
 		if (reversed ? c < 0 : c > 0)
 			cfInvalidRequest("range finish must come after start in the order of traversal");
 	}
+	if (count < 0)
+		cfInvalidRequest("get_slice requires non-negative count");
 }
 
 /* The key argument, validated. */
@@ -83,7 +87,6 @@ cfstore_get(PG_FUNCTION_ARGS)
 		cfInvalidRequest("supercolumn parameter is not optional for super CF %s", t.cf->name);
 
 	memset(&spec, 0, sizeof(spec));
-	spec.key = key_arg(fcinfo, 2, t.cf);
 	if (t.cf->is_super)
 	{
 		spec.sc = cfArgBytes(fcinfo, 4, t.cf->comparator, "super_column");
@@ -98,6 +101,8 @@ cfstore_get(PG_FUNCTION_ARGS)
 		spec.start = spec.finish = name;
 		spec.count = 1;
 	}
+	/* the column path is validated before the key (semantics §11) */
+	spec.key = key_arg(fcinfo, 2, t.cf);
 	run_slice(fcinfo, &t, &spec);
 	return (Datum) 0;
 }
@@ -118,7 +123,6 @@ cfstore_get_slice(PG_FUNCTION_ARGS)
 		cfInvalidRequest("columnfamily alone is required for standard CF %s", t.cf->name);
 
 	memset(&spec, 0, sizeof(spec));
-	spec.key = key_arg(fcinfo, 2, t.cf);
 	if (t.cf->is_super && !cfArgIsNull(fcinfo, 7))
 	{
 		spec.sc = cfArgBytes(fcinfo, 7, t.cf->comparator, "super_column");
@@ -135,6 +139,8 @@ cfstore_get_slice(PG_FUNCTION_ARGS)
 	spec.reversed = cfArgIsNull(fcinfo, 5) ? false : PG_GETARG_BOOL(5);
 	spec.count = cfArgIsNull(fcinfo, 6) ? 100 : PG_GETARG_INT32(6);
 	check_range(itemtype, spec.start, spec.finish, spec.reversed, spec.count);
+	/* the column parent and predicate are validated before the key */
+	spec.key = key_arg(fcinfo, 2, t.cf);
 	run_slice(fcinfo, &t, &spec);
 	return (Datum) 0;
 }

@@ -41,6 +41,10 @@ write_target(CfWrite *w, FunctionCallInfo fcinfo, const CfColumnFamily *cf,
 		cfInvalidRequest("Key may not be empty");
 	w->key = (const uint8 *) VARDATA_ANY(key);
 	w->keylen = VARSIZE_ANY_EXHDR(key);
+	if (sc != NULL && VARSIZE_ANY_EXHDR(sc) == 0)
+		cfInvalidRequest("supercolumn name must not be empty");
+	if (name != NULL && VARSIZE_ANY_EXHDR(name) == 0)
+		cfInvalidRequest("column name must not be empty");
 	if (sc != NULL)
 	{
 		w->sc = (const uint8 *) VARDATA_ANY(sc);
@@ -75,6 +79,11 @@ cfstore_insert(PG_FUNCTION_ARGS)
 		cfInvalidRequest("columnfamily alone is required for standard CF %s", t.cf->name);
 	if (cfArgIsNull(fcinfo, 3))
 		cfInvalidRequest("column name must not be empty");
+	/* Cassandra checks the ttl before the value (ThriftValidation.validateColumnData) */
+	if (!cfArgIsNull(fcinfo, 6) && PG_GETARG_INT32(6) <= 0)
+		cfInvalidRequest("ttl must be positive");
+	if (!cfArgIsNull(fcinfo, 6) && PG_GETARG_INT32(6) > 630720000)
+		cfInvalidRequest("ttl is too large. requested (%d) maximum (630720000)", PG_GETARG_INT32(6));
 	if (cfArgIsNull(fcinfo, 4))
 		cfInvalidRequest("Column value is required");
 

@@ -180,11 +180,14 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 			}
 			else
 			{
-				if (prev.valid && cfKeyCompare(&info->order, &prev.key, &sep) >= 0)
+				/* equal separators are full keys of versions that tie exactly */
+				if (prev.valid && (cfKeyCompare(&info->order, &prev.key, &sep) > 0 ||
+								   (cfKeyCompare(&info->order, &prev.key, &sep) == 0 && sep.nparts < 4)))
 					corrupt(rel, blkno, psprintf("separators out of order at item %u", off));
 				if (lowkey->valid && cfKeyCompare(&info->order, &sep, &lowkey->key) < 0)
 					corrupt(rel, blkno, psprintf("separator %u is below the page's low key", off));
-				if (has_hk && cfKeyCompare(&info->order, &sep, &hk) >= 0)
+				if (has_hk && (cfKeyCompare(&info->order, &sep, &hk) > 0 ||
+							   (cfKeyCompare(&info->order, &sep, &hk) == 0 && sep.nparts < 4)))
 					corrupt(rel, blkno, psprintf("separator %u is not below the high key", off));
 				keycopy_set(&prev, &sep);
 			}
