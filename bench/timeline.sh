@@ -1,0 +1,508 @@
+#!/usr/bin/env bash
+# bench/timeline.sh: the "timeline" benchmark, cfstore against a heap table
+# with a btree primary key, on the same cells, in one go.
+#
+#   PGHOST=... PGPORT=... PGUSER=... bench/timeline.sh
+#
+# Dataset: ROWS row keys (user0 ... user<ROWS-1>, UTF8Type) x COLS columns
+# (TimeUUIDType names, UTF8Type values of 20 bytes), cells arriving
+# interleaved across rows.  Every run loads the same cells into both
+# engines, VACUUM ANALYZEs both, then measures bytes per cell, shared buffers
+# per "latest 10" slice, server-side slices per second (latest 10, and 100
+# columns from a start bound), bulk load cells per second and single-cell
+# insert commits per second.  It prints metric | cfstore | heap | ratio per
+# run, then the median of RUNS runs with the acceptance targets (PASS/FAIL).
+# bench/README.md says what each figure is and how it is taken.
+#
+# Settings (environment):
+#   PGHOST PGPORT PGUSER PGDATABASE  the connection; PGDATABASE (default
+#                    postgres) is only used to drop and create cfstore_bench
+#   ROWS=10000 COLS=200 RUNS=3       dataset shape and number of runs
+#   SLICES10=50000   latest-10 slices per timed statement
+#   SLICES100=10000  100-column slices per timed statement
+#   REPS=3           timed repetitions of each slice statement per run (median)
+#   INSERT_SECONDS=10  pgbench duration of the single-cell insert test
+#   STEP_TIMEOUT=1800  seconds any one step may take (statement_timeout, and
+#                    a kill of the client a minute later)
+#
+# It drops and recreates the database cfstore_bench (left in place at the
+# end for inspection) and writes its COPY files to a temporary directory
+# that is removed on exit.  It needs the cfstore extension installed on the
+# server, psql and pgbench on the PATH, and a role that may create
+# databases and run CHECKPOINT (a failed CHECKPOINT is only reported).
+set -eEuo pipefail
+
+ROWS=${ROWS:-10000}
+COLS=${COLS:-200}
+RUNS=${RUNS:-3}
+SLICES10=${SLICES10:-50000}
+SLICES100=${SLICES100:-10000}
+REPS=${REPS:-3}
+INSERT_SECONDS=${INSERT_SECONDS:-10}
+STEP_TIMEOUT=${STEP_TIMEOUT:-1800}
+DB=cfstore_bench
+KS=bench
+CF=timeline
+BASE_TS='2020-01-01 00:00:00+00'   # the first cell's time; cell i is BASE_TS + i ms
+BASE_US=1577836800000000           # BASE_TS in microseconds since the epoch
+
+for v in ROWS COLS RUNS SLICES10 SLICES100 REPS INSERT_SECONDS STEP_TIMEOUT; do
+    [[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "bench: $v must be a positive integer (got '${!v}')" >&2; exit 2; }
+done
+command -v psql >/dev/null && command -v pgbench >/dev/null || { echo "bench: psql and pgbench are needed" >&2; exit 2; }
+
+CELLS=$((ROWS * COLS))
+STEP="start"
+trap '[ "$BASH_SUBSHELL" != 0 ] || echo "bench: FAILED during step: $STEP" >&2' ERR
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/cfstore_bench.XXXXXX")
+chmod 755 "$WORK"
+trap 'rm -rf "$WORK"' EXIT
+
+# Every server statement is bounded; NOTICEs are not wanted in the output.
+export PGOPTIONS="${PGOPTIONS:-} -c statement_timeout=${STEP_TIMEOUT}s -c client_min_messages=warning"
+ADMIN_DB=${PGDATABASE:-postgres}
+unset PGDATABASE
+
+# psql on the bench database; SQL from -c or standard input.
+q() { timeout $((STEP_TIMEOUT + 60)) psql -X -q -At -v ON_ERROR_STOP=1 -d "$DB" "$@"; }
+# psql, printing results in aligned form (tables).
+qt() { timeout $((STEP_TIMEOUT + 60)) psql -X -q -v ON_ERROR_STOP=1 -d "$DB" "$@"; }
+log() { printf '%s  %s\n' "$(date +%H:%M:%S)" "$*"; }
+
+# A prime that does not divide n (so k -> k*p mod n is a permutation).
+coprime() {
+    local n=$1 p
+    for p in 7919 7927 7933 7937 7949 7951 7963; do
+        if (( n % p != 0 )); then echo "$p"; return; fi
+    done
+    echo 1
+}
+P_ROW=$(coprime "$ROWS")      # arrival order of rows within a round
+P_KEY=$(coprime "$ROWS")      # order of keys in the timed slice statements
+
+echo "== cfstore timeline benchmark: ROWS=$ROWS COLS=$COLS ($CELLS cells) RUNS=$RUNS"
+echo "   SLICES10=$SLICES10 SLICES100=$SLICES100 REPS=$REPS INSERT_SECONDS=$INSERT_SECONDS"
+
+# ---------------------------------------------------------------------------
+STEP="create database $DB"
+timeout 600 psql -X -q -v ON_ERROR_STOP=1 -d "$ADMIN_DB" <<SQL
+DROP DATABASE IF EXISTS $DB;
+CREATE DATABASE $DB TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C';
+ALTER DATABASE $DB SET search_path = public, cfstore;
+-- The timed statements call a slice per key of a list that repeats keys: a
+-- Memoize node would serve repeats from its cache instead of slicing again.
+ALTER DATABASE $DB SET enable_memoize = off;
+-- One backend per statement for both engines: cfstore.get_slice is parallel
+-- unsafe, the heap's nested loop is not, and 2 cores are all there is.
+ALTER DATABASE $DB SET max_parallel_workers_per_gather = 0;
+SQL
+
+STEP="machine and server settings"
+echo
+echo "== machine"
+echo "   (cpu and memory of the machine running this script: the server's when it is local)"
+echo "   cpu: $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //') x $(nproc) (nproc)"
+echo "   memory: $(free -h 2>/dev/null | awk '/^Mem:/ {print $2 " total, " $7 " available"}')"
+q <<'SQL' | sed 's/^/   /'
+SELECT 'server: ' || version();
+SELECT format('shared_buffers=%s fsync=%s synchronous_commit=%s wal_level=%s full_page_writes=%s max_wal_size=%s track_counts=%s',
+  current_setting('shared_buffers'), current_setting('fsync'), current_setting('synchronous_commit'),
+  current_setting('wal_level'), current_setting('full_page_writes'), current_setting('max_wal_size'),
+  current_setting('track_counts'));
+SQL
+
+if [ "$(q -c "SHOW track_counts")" != on ]; then
+    echo "bench: track_counts is off: the shared-buffer counts would read 0" >&2; exit 2
+fi
+
+# ---------------------------------------------------------------------------
+STEP="create extension and helper functions"
+q <<SQL
+CREATE EXTENSION cfstore;
+SELECT cfstore.create_keyspace('$KS');
+
+-- Per-run figures: one row per (run, metric, engine, repetition).
+CREATE TABLE bench_rep (run int, metric text, engine text, rep int, value float8);
+
+-- The metrics, in display order, with their acceptance targets.
+CREATE TABLE bench_metric (ord int, metric text PRIMARY KEY, label text, digits int,
+                           target_kind text, target float8, target_label text);
+INSERT INTO bench_metric VALUES
+ (1, 'bytes',        'bytes per cell after VACUUM (all relations + indexes)', 1, 'ratio<=', 1.0/3, 'ratio <= 1/3'),
+ (2, 'bytes_load',   'bytes per cell right after the load, before VACUUM',    1, NULL, NULL, ''),
+ (3, 'buf10',        'shared buffers, one latest-10 slice',                    0, 'cfstore<=', 3, 'cfstore <= 3'),
+ (4, 'buf10_mean',   'shared buffers per latest-10 slice, mean of 100 keys',   2, 'cfstore<=', 3, 'cfstore <= 3'),
+ (5, 'buf10_explain','shared buffers, one latest-10 slice, EXPLAIN cross-check', 0, NULL, NULL, ''),
+ (6, 'latest10',     'latest-10 slices per second (server-side)',              0, 'ratio>=', 2, 'ratio >= 2'),
+ (7, 'slice100',     'slices of 100 columns per second (server-side)',        0, 'ratio>=', 3, 'ratio >= 3'),
+ (8, 'load',         'bulk load (COPY) cells per second',                      0, 'ratio>=', 1, 'ratio >= 1'),
+ (9, 'commits',      'single-cell insert commits per second (pgbench, 1 client)', 0, NULL, NULL, '');
+
+-- The dataset, generated once: cell i of round j = i / ROWS goes to row
+-- (k * P_ROW + j * 104729) mod ROWS, k = i mod ROWS (a different
+-- permutation of the rows in every round, each row gets COLS cells); its
+-- name is the version-1 TimeUUID of BASE_TS + i ms (names rise with i, all
+-- differ), its value 20 characters, its writetime BASE + i ms in microseconds.
+CREATE TABLE bench_cells (i bigint, key text, name cfstore.timeuuid, value text, writetime bigint);
+
+-- Blocks fetched (shared buffer hits + reads) so far in this transaction
+-- from a relation, its TOAST table and the indexes of both.  The counters
+-- are this backend's pending statistics, which are not flushed while a
+-- transaction is open, so a difference inside one statement is exact.
+CREATE FUNCTION bench_rel_blocks(rel regclass) RETURNS bigint LANGUAGE sql AS \$\$
+  SELECT coalesce(sum(pg_stat_get_xact_blocks_fetched(r)), 0)::bigint FROM (
+    SELECT rel::oid AS r
+    UNION ALL SELECT c.reltoastrelid FROM pg_class c WHERE c.oid = rel AND c.reltoastrelid <> 0
+    UNION ALL SELECT i.indexrelid FROM pg_index i WHERE i.indrelid = rel
+    UNION ALL SELECT i.indexrelid FROM pg_index i JOIN pg_class c ON i.indrelid = c.reltoastrelid
+               WHERE c.oid = rel) s
+\$\$;
+
+-- One latest-10 slice (reversed, count 10) of the row key k, engine by engine,
+-- returning the same text forms (cfstore.cell's columns).
+CREATE FUNCTION bench_latest10(engine text, k text) RETURNS bigint LANGUAGE plpgsql AS \$\$
+DECLARE n bigint;
+BEGIN
+  IF engine = 'cfstore' THEN
+    SELECT count(*) INTO n FROM cfstore.get_slice('$KS', '$CF', k, reversed => true, count => 10) s
+     WHERE s.column_name IS NOT NULL AND s.value IS NOT NULL;
+  ELSE
+    SELECT count(*) INTO n FROM (SELECT p.key, NULL::text AS super_column, p.name::text AS column_name,
+                                        p.value, p.writetime, NULL::integer AS ttl
+                                   FROM peer p WHERE p.key = k ORDER BY p.name DESC LIMIT 10) s
+     WHERE s.column_name IS NOT NULL AND s.value IS NOT NULL;
+  END IF;
+  RETURN n;
+END \$\$;
+
+-- Shared buffers each latest-10 slice touches, in a warmed session: two
+-- slices of another key first (catalog caches, cfstore's cached metapage,
+-- plan), then the difference of bench_rel_blocks around each slice of keys.
+CREATE FUNCTION bench_slice_buffers(engine text, rel regclass, warm text, keys text[]) RETURNS bigint[]
+LANGUAGE plpgsql AS \$\$
+DECLARE b0 bigint; b1 bigint; k text; r bigint[] := '{}';
+BEGIN
+  PERFORM bench_latest10(engine, warm);
+  PERFORM bench_latest10(engine, warm);
+  FOREACH k IN ARRAY keys LOOP
+    b0 := bench_rel_blocks(rel);
+    PERFORM bench_latest10(engine, k);
+    b1 := bench_rel_blocks(rel);
+    r := r || (b1 - b0);
+  END LOOP;
+  RETURN r;
+END \$\$;
+
+-- The same figure from EXPLAIN (ANALYZE, BUFFERS): shared hit + read of the
+-- top plan node (a Function Scan for cfstore, a Limit for the heap), in a
+-- warmed session; all buffers the statement's execution touched.
+CREATE FUNCTION bench_explain_buffers(stmt text, warm_stmt text) RETURNS bigint LANGUAGE plpgsql AS \$\$
+DECLARE j json;
+BEGIN
+  EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ' || warm_stmt INTO j;
+  EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ' || warm_stmt INTO j;
+  EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ' || stmt INTO j;
+  RETURN (j->0->'Plan'->>'Shared Hit Blocks')::bigint + (j->0->'Plan'->>'Shared Read Blocks')::bigint;
+END \$\$;
+
+-- The plan's node types, outermost first (to show which plan each engine ran).
+CREATE FUNCTION bench_plan_shape(stmt text) RETURNS text LANGUAGE plpgsql AS \$\$
+DECLARE j jsonb;
+BEGIN
+  EXECUTE 'EXPLAIN (FORMAT JSON) ' || stmt INTO j;
+  RETURN (WITH RECURSIVE n(plan, depth) AS (
+            SELECT j->0->'Plan', 0
+            UNION ALL
+            SELECT c, n.depth + 1 FROM n, jsonb_array_elements(n.plan->'Plans') c)
+          SELECT string_agg(concat(plan->>'Node Type', ' ' || (plan->>'Scan Direction'),
+                                   ' on ' || (plan->>'Relation Name'), ' using ' || (plan->>'Index Name'),
+                                   ' ' || (plan->>'Function Name')), ' > ' ORDER BY depth)
+            FROM n);
+END \$\$;
+
+-- Server-side time of one statement that returns (count, checksum).
+CREATE FUNCTION bench_time(stmt text, OUT seconds float8, OUT n bigint, OUT checksum bigint)
+LANGUAGE plpgsql AS \$\$
+DECLARE t0 timestamptz;
+BEGIN
+  t0 := clock_timestamp();
+  EXECUTE stmt INTO n, checksum;
+  seconds := extract(epoch FROM clock_timestamp() - t0);
+END \$\$;
+
+-- The keys the timed slice statements loop over, in a scattered order.
+CREATE TABLE bench_keys10 AS
+  SELECT n, 'user' || ((n::bigint * $P_KEY) % $ROWS) AS key FROM generate_series(0, $SLICES10 - 1) n;
+CREATE TABLE bench_keys100 AS
+  SELECT n, 'user' || ((n::bigint * $P_KEY + 1) % $ROWS) AS key FROM generate_series(0, $SLICES100 - 1) n;
+ANALYZE bench_keys10; ANALYZE bench_keys100;
+SQL
+
+# ---------------------------------------------------------------------------
+STEP="generate the dataset"
+log "generating $CELLS cells (interleaved: row of cell i = (k*$P_ROW + j*104729) mod $ROWS, k = i mod ROWS, j = i / ROWS)"
+q <<SQL
+INSERT INTO bench_cells
+SELECT i, 'user' || (((i % $ROWS) * $P_ROW + (i / $ROWS) * 104729) % $ROWS),
+       cfstore.min_timeuuid(timestamptz '$BASE_TS' + i * interval '1 millisecond'),
+       substr(md5('value' || i), 1, 20),
+       $BASE_US + i * 1000
+  FROM generate_series(0::bigint, $CELLS - 1) i;
+SQL
+chk=$(q -c "SELECT (SELECT count(*) FROM bench_cells) || ' cells, ' ||
+                   (SELECT count(DISTINCT name) FROM bench_cells) || ' distinct names, ' ||
+                   (SELECT count(*) || ' rows of ' || min(c) || '..' || max(c) || ' cells'
+                      FROM (SELECT count(*) AS c FROM bench_cells GROUP BY key) r)")
+log "dataset: $chk"
+
+STEP="write the COPY files"
+# Heap peer: key, name (TimeUUID text form), value, writetime.
+q -c "\\copy (SELECT key, name, value, writetime FROM bench_cells ORDER BY i) TO '$WORK/heap.copy'"
+# cfstore storage relation: key bytes (UTF-8), name bytes (16 uuid bytes),
+# value bytes (UTF-8), writetime; super_column, ttl and expires_at are NULL.
+q -c "\\copy (SELECT convert_to(key, 'UTF8'), uuid_send(name::uuid), convert_to(value, 'UTF8'), writetime FROM bench_cells ORDER BY i) TO '$WORK/cfstore.copy'"
+log "COPY files: heap $(du -h "$WORK/heap.copy" | cut -f1), cfstore $(du -h "$WORK/cfstore.copy" | cut -f1), same cells in the same order"
+
+# pgbench scripts: one new cell (a fresh TimeUUID) into an existing row per
+# transaction, autocommit.
+cat > "$WORK/insert_cfstore.sql" <<SQL
+\\set r random(0, $((ROWS - 1)))
+SELECT cfstore.insert('$KS', '$CF', 'user' || :r, cfstore.timeuuid_now(), 'pgbench-insert-value', (extract(epoch FROM clock_timestamp()) * 1000000)::bigint);
+SQL
+cat > "$WORK/insert_heap.sql" <<SQL
+\\set r random(0, $((ROWS - 1)))
+INSERT INTO peer VALUES ('user' || :r, cfstore.timeuuid_now(), 'pgbench-insert-value', (extract(epoch FROM clock_timestamp()) * 1000000)::bigint);
+SQL
+
+# ---------------------------------------------------------------------------
+# Helpers for one run.
+rec() { # run metric engine rep value
+    q -c "INSERT INTO bench_rep VALUES ($1, '$2', '$3', $4, $5)"
+}
+checkpoint() {
+    q -c "CHECKPOINT" 2>/dev/null || log "(CHECKPOINT refused: loads are not isolated from earlier dirty buffers)"
+}
+# COPY a file into a relation from psql; prints the client-side time in seconds.
+copy_in() { # relation columns file
+    local out ms
+    out=$(q <<SQL
+\\timing on
+\\copy $1 $2 FROM '$3'
+SQL
+)
+    ms=$(printf '%s\n' "$out" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -n1)
+    [ -n "$ms" ] || { echo "bench: no timing from COPY into $1: $out" >&2; return 1; }
+    awk -v ms="$ms" 'BEGIN { printf "%.6f", ms / 1000 }'
+}
+
+print_table() { # SQL that yields (ord, metric, cf, heap, ratio); the title
+    qt -c "\\pset footer off" -c "\\pset title '$2'" -c "
+WITH f AS ($1)
+SELECT m.label AS metric,
+       round(f.cf::numeric, m.digits) AS cfstore,
+       round(f.heap::numeric, m.digits) AS heap,
+       round(f.ratio::numeric, 3) AS \"ratio cfstore/heap\",
+       m.target_label AS target,
+       CASE m.target_kind
+         WHEN 'ratio<=' THEN CASE WHEN f.ratio <= m.target + 1e-9 THEN 'PASS' ELSE 'FAIL' END
+         WHEN 'ratio>=' THEN CASE WHEN f.ratio >= m.target - 1e-9 THEN 'PASS' ELSE 'FAIL' END
+         WHEN 'cfstore<=' THEN CASE WHEN f.cf <= m.target + 1e-9 THEN 'PASS' ELSE 'FAIL' END
+         ELSE '' END AS verdict
+  FROM f JOIN bench_metric m USING (metric)
+ ORDER BY m.ord"
+}
+
+# Per-run value of a metric for an engine: the median of its repetitions.
+PER_RUN="
+  SELECT run, metric, engine, percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS value
+    FROM bench_rep GROUP BY run, metric, engine"
+PER_RUN_PAIRS="
+  SELECT r.run, r.metric, c.value AS cf, h.value AS heap, c.value / nullif(h.value, 0) AS ratio
+    FROM (SELECT DISTINCT run, metric FROM bench_rep) r
+    LEFT JOIN ($PER_RUN) c ON c.run = r.run AND c.metric = r.metric AND c.engine = 'cfstore'
+    LEFT JOIN ($PER_RUN) h ON h.run = r.run AND h.metric = r.metric AND h.engine = 'heap'"
+
+CONTENT_OK=yes
+START_TS="cfstore.min_timeuuid(timestamptz '$BASE_TS' + $(( (COLS / 4) * ROWS )) * interval '1 millisecond')"
+
+for run in $(seq 1 "$RUNS"); do
+    echo
+    echo "== run $run of $RUNS"
+
+    STEP="run $run: create the heap peer and the cfstore column family"
+    q <<SQL
+DROP TABLE IF EXISTS peer;
+CREATE TABLE peer (key text, name cfstore.timeuuid, value text, writetime bigint, PRIMARY KEY (key, name));
+SELECT cfstore.drop_column_family('$KS', '$CF') FROM cfstore.column_family WHERE keyspace = '$KS' AND name = '$CF';
+SELECT cfstore.create_column_family('$KS', '$CF', comparator => 'TimeUUIDType',
+       key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type');
+SQL
+    CFREL=$(q -c "SELECT cfstore._storage_relation('$KS', '$CF')")
+
+    # The engine loaded first alternates from run to run.
+    if (( run % 2 == 1 )); then order="heap cfstore"; else order="cfstore heap"; fi
+    for engine in $order; do
+        checkpoint
+        if [ "$engine" = heap ]; then
+            STEP="run $run: bulk load heap (COPY into peer, primary key in place)"
+            secs=$(copy_in peer "(key, name, value, writetime)" "$WORK/heap.copy")
+        else
+            STEP="run $run: bulk load cfstore (COPY into $CFREL)"
+            secs=$(copy_in "$CFREL" "(key, column_name, value, writetime)" "$WORK/cfstore.copy")
+        fi
+        rate=$(awk -v n="$CELLS" -v s="$secs" 'BEGIN { printf "%.3f", n / s }')
+        rec "$run" load "$engine" 1 "$rate"
+        log "$engine: COPY of $CELLS cells in ${secs} s = ${rate%.*} cells/s"
+    done
+
+    STEP="run $run: sizes after the load"
+    q -c "INSERT INTO bench_rep VALUES
+            ($run, 'bytes_load', 'cfstore', 1, pg_total_relation_size('$CFREL') / $CELLS::float8),
+            ($run, 'bytes_load', 'heap', 1, pg_total_relation_size('peer') / $CELLS::float8)"
+
+    STEP="run $run: VACUUM ANALYZE cfstore ($CFREL)"
+    t=$(q -c "\\timing on" -c "VACUUM ANALYZE $CFREL" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p')
+    STEP="run $run: VACUUM ANALYZE heap (peer)"
+    t2=$(q -c "\\timing on" -c "VACUUM ANALYZE peer" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p')
+    log "VACUUM ANALYZE of both done (cfstore ${t} ms, heap ${t2} ms); every figure below is after it"
+
+    STEP="run $run: row counts and sizes"
+    q <<SQL
+INSERT INTO bench_rep VALUES
+  ($run, 'bytes', 'cfstore', 1, pg_total_relation_size('$CFREL') / $CELLS::float8),
+  ($run, 'bytes', 'heap', 1, pg_total_relation_size('peer') / $CELLS::float8);
+SQL
+    q -c "SELECT format('cells: heap %s, cfstore %s (expected %s)', (SELECT count(*) FROM peer), (SELECT count(*) FROM $CFREL), $CELLS)" | sed "s/^/$(date +%H:%M:%S)  /"
+    q -c "SELECT format('sizes: heap table %s + primary key %s = %s; cfstore %s (relation %s); cfstore.stats: height %s, %s leaf pages of %s, %s B per live cell',
+            pg_size_pretty(pg_table_size('peer')), pg_size_pretty(pg_indexes_size('peer')),
+            pg_size_pretty(pg_total_relation_size('peer')), pg_size_pretty(pg_total_relation_size('$CFREL')),
+            '$CFREL', s.height, s.leaf_pages, s.pages, s.bytes_per_live_cell)
+          FROM cfstore.stats('$KS', '$CF') s" | sed "s/^/$(date +%H:%M:%S)  /"
+
+    STEP="run $run: content check (latest 10 and slice of 100, 100 keys, both engines)"
+    bad=$(q <<SQL
+WITH k AS (SELECT 'user' || ((n::bigint * $P_KEY + 7) % $ROWS) AS key FROM generate_series(0, 99) n)
+SELECT count(*) FROM k
+ WHERE (SELECT string_agg(column_name || '=' || value, ',') FROM
+          cfstore.get_slice('$KS', '$CF', k.key, reversed => true, count => 10))
+       IS DISTINCT FROM
+       (SELECT string_agg(n || '=' || v, ',') FROM
+          (SELECT p.name::text AS n, p.value AS v FROM peer p WHERE p.key = k.key ORDER BY p.name DESC LIMIT 10) x)
+    OR (SELECT string_agg(column_name || '=' || value, ',') FROM
+          cfstore.get_slice('$KS', '$CF', k.key, start => $START_TS, count => 100))
+       IS DISTINCT FROM
+       (SELECT string_agg(n || '=' || v, ',') FROM
+          (SELECT p.name::text AS n, p.value AS v FROM peer p
+            WHERE p.key = k.key AND p.name >= $START_TS ORDER BY p.name LIMIT 100) x)
+SQL
+)
+    if [ "$bad" = 0 ]; then
+        log "content check: both engines return the same cells for 100 keys (latest 10 and slice of 100)"
+    else
+        log "WARNING: content check: cfstore and heap differ for $bad of 100 keys"
+        CONTENT_OK=no
+    fi
+
+    STEP="run $run: shared buffers per latest-10 slice"
+    MID="user$((ROWS / 2))"; WARM="user$((ROWS / 3))"
+    KEYS100="ARRAY(SELECT 'user' || ((n::bigint * $P_KEY + 3) % $ROWS) FROM generate_series(0, 99) n)"
+    for engine in cfstore heap; do
+        if [ "$engine" = cfstore ]; then rel="$CFREL"; else rel=peer; fi
+        b1=$(q -c "SELECT (bench_slice_buffers('$engine', '$rel', '$WARM', ARRAY['$MID']))[1]")
+        IFS='|' read -r bmean bdist <<< "$(q -c "WITH b AS (
+                SELECT k, b FROM unnest($KEYS100, bench_slice_buffers('$engine', '$rel', '$WARM', $KEYS100)) x(k, b))
+              SELECT avg(b), format('min %s, median %s, max %s', min(b),
+                   percentile_disc(0.5) WITHIN GROUP (ORDER BY b), max(b))
+                || coalesce('; above the median: ' || (SELECT string_agg(k || ' ' || b, ', ' ORDER BY b DESC, k)
+                     FROM (SELECT * FROM b WHERE b > (SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY b) FROM b)
+                           ORDER BY b DESC, k LIMIT 12) o), '')
+              FROM b")"
+        if [ "$engine" = cfstore ]; then
+            stmt="SELECT * FROM cfstore.get_slice('$KS', '$CF', 'MIDKEY'::text, reversed => true, count => 10)"
+        else
+            stmt="SELECT * FROM peer WHERE key = 'MIDKEY' ORDER BY name DESC LIMIT 10"
+        fi
+        be=$(q -c "SELECT bench_explain_buffers(\$s\$${stmt//MIDKEY/$MID}\$s\$, \$s\$${stmt//MIDKEY/$WARM}\$s\$)")
+        rec "$run" buf10 "$engine" 1 "$b1"
+        rec "$run" buf10_mean "$engine" 1 "$bmean"
+        rec "$run" buf10_explain "$engine" 1 "$be"
+        log "$engine: latest-10 slice of $MID touches $b1 shared buffers (relation statistics), $be (EXPLAIN); 100 other keys: mean $(printf '%.2f' "$bmean"), $bdist"
+    done
+
+    STEP="run $run: server-side slices per second"
+    CF10="SELECT count(*), sum(length(s.column_name) + length(s.value)) FROM bench_keys10 k,
+            LATERAL cfstore.get_slice('$KS', '$CF', k.key, reversed => true, count => 10) s"
+    HEAP10="SELECT count(*), sum(length(s.column_name) + length(s.value)) FROM bench_keys10 k,
+            LATERAL (SELECT p.key, NULL::text AS super_column, p.name::text AS column_name, p.value,
+                            p.writetime, NULL::integer AS ttl
+                       FROM peer p WHERE p.key = k.key ORDER BY p.name DESC LIMIT 10) s"
+    CF100="SELECT count(*), sum(length(s.column_name) + length(s.value)) FROM bench_keys100 k,
+            LATERAL cfstore.get_slice('$KS', '$CF', k.key, start => $START_TS, count => 100) s"
+    HEAP100="SELECT count(*), sum(length(s.column_name) + length(s.value)) FROM bench_keys100 k,
+            LATERAL (SELECT p.key, NULL::text AS super_column, p.name::text AS column_name, p.value,
+                            p.writetime, NULL::integer AS ttl
+                       FROM peer p WHERE p.key = k.key AND p.name >= $START_TS ORDER BY p.name LIMIT 100) s"
+    for metric in latest10 slice100; do
+        if [ $metric = latest10 ]; then nslices=$SLICES10; cfs=$CF10; hs=$HEAP10
+        else nslices=$SLICES100; cfs=$CF100; hs=$HEAP100; fi
+        log "$metric plans: cfstore: $(q -c "SELECT bench_plan_shape(\$s\$$cfs\$s\$)")"
+        log "$metric plans: heap: $(q -c "SELECT bench_plan_shape(\$s\$$hs\$s\$)")"
+        # One warm-up of each, then REPS timed repetitions, alternating engines.
+        declare -A cells=()
+        for rep in $(seq 0 "$REPS"); do
+            for engine in cfstore heap; do
+                if [ $engine = cfstore ]; then s=$cfs; else s=$hs; fi
+                res=$(q -c "SELECT * FROM bench_time(\$s\$$s\$s\$)")
+                IFS='|' read -r secs n sum <<< "$res"
+                if [ -n "${cells[$engine]:-}" ] && [ "${cells[$engine]}" != "$n/$sum" ]; then
+                    log "WARNING: $metric $engine returned $n/$sum cells/bytes, earlier ${cells[$engine]}"
+                fi
+                cells[$engine]="$n/$sum"
+                if (( rep > 0 )); then
+                    rec "$run" $metric $engine "$rep" "$(awk -v n="$nslices" -v s="$secs" 'BEGIN { printf "%.3f", n / s }')"
+                fi
+            done
+        done
+        if [ "${cells[cfstore]}" != "${cells[heap]}" ]; then
+            log "WARNING: $metric: cfstore returned ${cells[cfstore]} cells/bytes of text, heap ${cells[heap]}"
+            CONTENT_OK=no
+        fi
+        log "$metric: $nslices slices per statement, $REPS timed repetitions each (after a warm-up); cells/text bytes returned: cfstore ${cells[cfstore]}, heap ${cells[heap]}"
+        unset cells
+    done
+
+    STEP="run $run: single-cell insert commits (pgbench)"
+    for engine in cfstore heap; do
+        STEP="run $run: single-cell insert commits, $engine (pgbench)"
+        out=$(timeout $((INSERT_SECONDS + 120)) pgbench -n -M prepared -c 1 -j 1 -T "$INSERT_SECONDS" \
+                  -f "$WORK/insert_$engine.sql" "$DB" 2>&1) || { printf '%s\n' "$out" >&2; false; }
+        tps=$(printf '%s\n' "$out" | sed -n 's/^tps = \([0-9.]*\) (without initial connection time).*/\1/p')
+        failed=$(printf '%s\n' "$out" | sed -n 's/^number of failed transactions: \([0-9]*\).*/\1/p')
+        [ -n "$tps" ] || { printf '%s\n' "$out" >&2; false; }
+        if [ -n "$failed" ] && [ "$failed" != 0 ]; then log "WARNING: $engine: $failed failed insert transactions"; fi
+        rec "$run" commits "$engine" 1 "$tps"
+        log "$engine: $tps single-cell insert commits/s over ${INSERT_SECONDS} s (1 client, prepared, autocommit)"
+    done
+
+    STEP="run $run: print"
+    echo
+    print_table "SELECT metric, cf, heap, ratio FROM ($PER_RUN_PAIRS) p WHERE run = $run" "run $run"
+done
+
+# ---------------------------------------------------------------------------
+STEP="medians"
+echo
+echo "== result: median of $RUNS run(s); ratio = median of the per-run ratios cfstore/heap"
+print_table "SELECT metric,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY cf) AS cf,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY heap) AS heap,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY ratio) AS ratio
+  FROM ($PER_RUN_PAIRS) p GROUP BY metric" "timeline: ROWS=$ROWS COLS=$COLS, median of $RUNS run(s)"
+echo "content check: $([ $CONTENT_OK = yes ] && echo 'cfstore and heap returned the same cells' || echo 'FAILED (see WARNING lines)')"
+echo "shared buffers: the difference of pg_stat_get_xact_blocks_fetched (hits + reads) summed over the"
+echo "relation, its TOAST table and their indexes, around one slice in a warmed session and one statement;"
+echo "EXPLAIN (ANALYZE, BUFFERS) of the same slice is printed as a cross-check."
+if [ "$(q -c "SHOW fsync")" = off ] || [ "$(q -c "SHOW synchronous_commit")" = off ]; then
+    echo "note: fsync or synchronous_commit is off on this server: commits per second are not durable-commit figures."
+fi
+if [ $CONTENT_OK = no ]; then exit 1; fi
