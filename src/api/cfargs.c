@@ -55,6 +55,7 @@
 #include "utils/uuid.h"
 
 #include "api/cfargs.h"
+#include "types/cftype_sql.h"
 
 /* milliseconds between 1970-01-01 and 2000-01-01 (the PostgreSQL epoch) */
 #define CF_UNIX_TO_PG_EPOCH_MS INT64CONST(946684800000)
@@ -68,11 +69,6 @@ PG_FUNCTION_INFO_V1(cfstore_arg_bytes_array);
 static Oid	cf_timeuuid_oid = InvalidOid;
 static bool cf_type_callback_registered = false;
 
-typedef struct CfArgTypeCache
-{
-	char	   *typestr;
-	CfType	   *type;
-} CfArgTypeCache;
 
 static bytea *convert(const CfType *type, const CfType *named, Datum value,
 					  Oid argtype, const char *slot);
@@ -162,25 +158,13 @@ out_of_range(const CfType *named, const char *valuestr, const char *slot)
 					valuestr, slot, type_label(named))));
 }
 
-/* Make a bytea from raw bytes. */
-static bytea *
-make_bytea(const void *data, int len)
-{
-	bytea	   *b = palloc(VARHDRSZ + len);
-
-	SET_VARSIZE(b, VARHDRSZ + len);
-	if (len > 0)
-		memcpy(VARDATA(b), data, len);
-	return b;
-}
-
 /* An 8-byte big-endian bytea. */
 static bytea *
 be64_bytea(uint64 v)
 {
 	uint64		n = pg_hton64(v);
 
-	return make_bytea(&n, 8);
+	return cfMakeBytea(&n, 8);
 }
 
 /* A 4-byte big-endian bytea. */
@@ -189,7 +173,7 @@ be32_bytea(uint32 v)
 {
 	uint32		n = pg_hton32(v);
 
-	return make_bytea(&n, 4);
+	return cfMakeBytea(&n, 4);
 }
 
 /* Java BigInteger.toByteArray() of v: minimal two's complement, big-endian. */
@@ -326,7 +310,7 @@ from_numeric(const CfType *type, const CfType *named, Datum value, Oid argtype,
 		return varint;
 	if (!varint_to_fixed(varint, type->kind == CF_LONG ? 8 : 4, fixed))
 		out_of_range(named, str, slot);
-	return make_bytea(fixed, type->kind == CF_LONG ? 8 : 4);
+	return cfMakeBytea(fixed, type->kind == CF_LONG ? 8 : 4);
 }
 
 /* real, double precision: FloatType, DoubleType. */
@@ -369,7 +353,7 @@ from_uuid(const CfType *type, const CfType *named, Datum value, Oid argtype,
 	if (type->kind != CF_UUID && type->kind != CF_LEXICALUUID &&
 		type->kind != CF_TIMEUUID)
 		mismatch(named, argtype, slot);
-	result = make_bytea(u->data, CF_UUID_LEN);
+	result = cfMakeBytea(u->data, CF_UUID_LEN);
 	cfTypeValidate(type, u->data, CF_UUID_LEN);	/* the TimeUUID version */
 	return result;
 }
@@ -467,7 +451,7 @@ from_record(const CfType *type, const CfType *named, Datum value, Oid argtype,
 		c++;
 	}
 	ReleaseTupleDesc(desc);
-	return make_bytea(out.data, out.len);
+	return cfMakeBytea(out.data, out.len);
 }
 
 /*
@@ -522,7 +506,7 @@ convert(const CfType *type, const CfType *named, Datum value, Oid argtype,
 
 				if (type->kind != CF_BOOLEAN)
 					mismatch(named, argtype, slot);
-				return make_bytea(&b, 1);
+				return cfMakeBytea(&b, 1);
 			}
 		case UUIDOID:
 			return from_uuid(type, named, value, argtype, slot);
@@ -589,35 +573,6 @@ cfArgArrayToBytes(const CfType *type, Datum value, Oid argtype,
 	return result;
 }
 
-/*
- * The parsed type of argument 0 of a test function, cached per call site
- * in fn_extra.
- */
-static CfType *
-type_arg(FunctionCallInfo fcinfo)
-{
-	char	   *typestr = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	CfArgTypeCache *entry = (CfArgTypeCache *) fcinfo->flinfo->fn_extra;
-	MemoryContext old;
-
-	if (entry != NULL && strcmp(entry->typestr, typestr) == 0)
-		return entry->type;
-
-	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-	if (entry == NULL)
-		entry = palloc0(sizeof(CfArgTypeCache));
-	else
-	{
-		entry->typestr = NULL;	/* old values are left to fn_mcxt */
-		entry->type = NULL;
-	}
-	entry->type = cfTypeParse(typestr);
-	entry->typestr = pstrdup(typestr);
-	fcinfo->flinfo->fn_extra = entry;
-	MemoryContextSwitchTo(old);
-	return entry->type;
-}
-
 /* The SQL type of argument 1 of a test function. */
 static Oid
 value_argtype(FunctionCallInfo fcinfo)
@@ -635,7 +590,7 @@ value_argtype(FunctionCallInfo fcinfo)
 Datum
 cfstore_arg_bytes(PG_FUNCTION_ARGS)
 {
-	CfType	   *type = type_arg(fcinfo);
+	CfType	   *type = cfTypeArg(fcinfo);
 	bytea	   *result = cfArgToBytes(type, PG_GETARG_DATUM(1),
 									  value_argtype(fcinfo), "value");
 
@@ -647,7 +602,7 @@ cfstore_arg_bytes(PG_FUNCTION_ARGS)
 Datum
 cfstore_arg_bytes_array(PG_FUNCTION_ARGS)
 {
-	CfType	   *type = type_arg(fcinfo);
+	CfType	   *type = cfTypeArg(fcinfo);
 	int			n;
 	bytea	  **elems = cfArgArrayToBytes(type, PG_GETARG_DATUM(1),
 										  value_argtype(fcinfo), "value", &n);

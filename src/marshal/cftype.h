@@ -95,6 +95,7 @@ extern int	cfTimeuuidCompare(const uint8 *a, const uint8 *b);
 /* cftype_text.c */
 extern bytea *cfTypeFromString(const CfType *type, const char *str);
 extern char *cfTypeToString(const CfType *type, const uint8 *data, int len);
+extern bytea *cfMakeBytea(const void *data, int len);
 
 /* cfvarint.c: big integers in Java BigInteger.toByteArray() form */
 extern bytea *cfVarintFromDecimal(const char *str, int len);

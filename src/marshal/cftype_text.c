@@ -40,9 +40,9 @@
 #define CF_UNIX_TO_PG_EPOCH_MS INT64CONST(946684800000)
 #define MSECS_PER_DAY INT64CONST(86400000)
 
-/* Make a bytea from raw bytes. */
-static bytea *
-make_bytea(const void *data, int len)
+/* A new bytea holding len bytes copied from data. */
+bytea *
+cfMakeBytea(const void *data, int len)
 {
 	bytea	   *b = palloc(VARHDRSZ + len);
 
@@ -58,7 +58,7 @@ int64_bytea(int64 v)
 {
 	uint64		n = pg_hton64((uint64) v);
 
-	return make_bytea(&n, 8);
+	return cfMakeBytea(&n, 8);
 }
 
 /* Raise a "not a valid X" input error. */
@@ -319,7 +319,7 @@ composite_from_string(const CfType *type, const char *str)
 		appendStringInfoChar(&out, (char) (i == nparts - 1 ? eoc : 0));
 		i++;
 	}
-	return make_bytea(out.data, out.len);
+	return cfMakeBytea(out.data, out.len);
 }
 
 /*
@@ -333,20 +333,20 @@ cfTypeFromString(const CfType *type, const char *str)
 	int			len = strlen(str);
 
 	if (len == 0)
-		return make_bytea(NULL, 0);
+		return cfMakeBytea(NULL, 0);
 
 	switch (type->kind)
 	{
 		case CF_BYTES:
 			return DatumGetByteaPP(DirectFunctionCall1(byteain, CStringGetDatum(str)));
 		case CF_ASCII:
-			result = make_bytea(str, len);
+			result = cfMakeBytea(str, len);
 			break;
 		case CF_UTF8:
 			{
 				char	   *utf8 = pg_server_to_any(str, len, PG_UTF8);
 
-				result = make_bytea(utf8, strlen(utf8));
+				result = cfMakeBytea(utf8, strlen(utf8));
 				break;
 			}
 		case CF_LONG:
@@ -356,7 +356,7 @@ cfTypeFromString(const CfType *type, const char *str)
 			{
 				uint32		n = pg_hton32((uint32) DatumGetInt32(DirectFunctionCall1(int4in, CStringGetDatum(str))));
 
-				return make_bytea(&n, 4);
+				return cfMakeBytea(&n, 4);
 			}
 		case CF_INTEGER:
 			{
@@ -381,7 +381,7 @@ cfTypeFromString(const CfType *type, const char *str)
 
 				memcpy(&n, &f, 4);
 				n = pg_hton32(n);
-				return make_bytea(&n, 4);
+				return cfMakeBytea(&n, 4);
 			}
 		case CF_DOUBLE:
 			{
@@ -390,7 +390,7 @@ cfTypeFromString(const CfType *type, const char *str)
 
 				memcpy(&n, &f, 8);
 				n = pg_hton64(n);
-				return make_bytea(&n, 8);
+				return cfMakeBytea(&n, 8);
 			}
 		case CF_BOOLEAN:
 			{
@@ -403,7 +403,7 @@ cfTypeFromString(const CfType *type, const char *str)
 							 errmsg("invalid input syntax for type %s: \"%s\"",
 									"boolean", str)));
 				v = b ? 1 : 0;
-				return make_bytea(&v, 1);
+				return cfMakeBytea(&v, 1);
 			}
 		case CF_DATE:
 			return date_from_string(str);
@@ -417,7 +417,7 @@ cfTypeFromString(const CfType *type, const char *str)
 					cfTimeuuidNow(u);
 				else
 					cfUuidParse(str, u);
-				result = make_bytea(u, CF_UUID_LEN);
+				result = cfMakeBytea(u, CF_UUID_LEN);
 				break;
 			}
 		case CF_COMPOSITE:

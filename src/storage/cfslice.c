@@ -371,18 +371,6 @@ struct CfSliceState
 
 #define CF_NO_DELETION PG_INT64_MIN
 
-/* Copy bytes into a new bytea in the current memory context. */
-static bytea *
-make_bytea(const uint8 *data, int len)
-{
-	bytea	   *b = palloc(VARHDRSZ + len);
-
-	SET_VARSIZE(b, VARHDRSZ + len);
-	if (len > 0)
-		memcpy(VARDATA(b), data, len);
-	return b;
-}
-
 /* Whether a bytea holds exactly these bytes. */
 static inline bool
 bytea_eq(const bytea *b, const uint8 *data, int len)
@@ -408,7 +396,7 @@ column_reset(CfSliceState *s, CfColumn *col, const uint8 *name, int len)
 	MemoryContextReset(s->colcxt);
 	memset(col, 0, sizeof(*col));
 	old = MemoryContextSwitchTo(s->colcxt);
-	col->name = make_bytea(name, len);
+	col->name = cfMakeBytea(name, len);
 	MemoryContextSwitchTo(old);
 	col->deleted_at = CF_NO_DELETION;
 }
@@ -472,7 +460,7 @@ column_add(CfSliceState *s, CfColumn *col, const CfCell *cell)
 	col->ttl = (cell->flags & CF_CELL_EXPIRING) ? cell->ttl : 0;
 	col->expires_at = (cell->flags & CF_CELL_EXPIRING) ? cell->expires_at : 0;
 	old = MemoryContextSwitchTo(s->colcxt);
-	col->value = tomb ? NULL : make_bytea(cell->value, cell->valuelen);
+	col->value = tomb ? NULL : cfMakeBytea(cell->value, cell->valuelen);
 	MemoryContextSwitchTo(old);
 }
 
@@ -504,21 +492,21 @@ column_resolve(CfSliceState *s, const CfColumn *col, int64 container_del, CfOutC
 		if (!live)
 			return false;
 		be = pg_hton64((uint64) total);
-		out->value = make_bytea((const uint8 *) &be, 8);
+		out->value = cfMakeBytea((const uint8 *) &be, 8);
 		out->is_counter = true;
 	}
 	else
 	{
 		if (col->tomb || col->ts <= container_del)
 			return false;
-		out->value = make_bytea((const uint8 *) VARDATA(col->value), VARSIZE(col->value) - VARHDRSZ);
+		out->value = cfMakeBytea((const uint8 *) VARDATA(col->value), VARSIZE(col->value) - VARHDRSZ);
 		out->writetime = col->ts;
 		out->ttl = col->ttl;
 		out->expires_at = col->expires_at;
 	}
-	out->name = make_bytea((const uint8 *) VARDATA(col->name), VARSIZE(col->name) - VARHDRSZ);
-	out->key = s->curkey ? make_bytea((const uint8 *) VARDATA(s->curkey), VARSIZE(s->curkey) - VARHDRSZ) : NULL;
-	out->sc = (s->is_super && s->cursc) ? make_bytea((const uint8 *) VARDATA(s->cursc), VARSIZE(s->cursc) - VARHDRSZ) : NULL;
+	out->name = cfMakeBytea((const uint8 *) VARDATA(col->name), VARSIZE(col->name) - VARHDRSZ);
+	out->key = s->curkey ? cfMakeBytea((const uint8 *) VARDATA(s->curkey), VARSIZE(s->curkey) - VARHDRSZ) : NULL;
+	out->sc = (s->is_super && s->cursc) ? cfMakeBytea((const uint8 *) VARDATA(s->cursc), VARSIZE(s->cursc) - VARHDRSZ) : NULL;
 	return true;
 }
 
@@ -650,7 +638,7 @@ set_cursc(CfSliceState *s, const CfRun *run)
 
 	if (s->cursc)
 		pfree(s->cursc);
-	s->cursc = make_bytea(run->sc, run->sclen);
+	s->cursc = cfMakeBytea(run->sc, run->sclen);
 	MemoryContextSwitchTo(old);
 	s->sc_del = CF_NO_DELETION;
 }
@@ -676,7 +664,7 @@ slice_feed(void *arg, const CfRun *run, CfCell *cell, Buffer buf)
 		old = MemoryContextSwitchTo(s->outcxt->parent);
 		if (s->curkey)
 			pfree(s->curkey);
-		s->curkey = make_bytea(run->key, run->keylen);
+		s->curkey = cfMakeBytea(run->key, run->keylen);
 		if (s->cursc)
 			pfree(s->cursc);
 		s->cursc = NULL;
@@ -1123,10 +1111,10 @@ sample_feed(void *arg, const CfRun *run, CfCell *cell, Buffer buf)
 	}
 	o = &sm->cells[sm->n++];
 	memset(o, 0, sizeof(*o));
-	o->key = make_bytea(run->key, run->keylen);
-	o->sc = run->sclen > 0 ? make_bytea(run->sc, run->sclen) : NULL;
-	o->name = make_bytea(cell->name, cell->namelen);
-	o->value = make_bytea(cell->value, cell->valuelen);
+	o->key = cfMakeBytea(run->key, run->keylen);
+	o->sc = run->sclen > 0 ? cfMakeBytea(run->sc, run->sclen) : NULL;
+	o->name = cfMakeBytea(cell->name, cell->namelen);
+	o->value = cfMakeBytea(cell->value, cell->valuelen);
 	o->writetime = cell->writetime;
 	o->is_counter = (cell->flags & CF_CELL_COUNTER) != 0;
 	o->ttl = (cell->flags & CF_CELL_EXPIRING) ? cell->ttl : 0;

@@ -16,6 +16,7 @@
 #include "utils/builtins.h"
 
 #include "marshal/cftype.h"
+#include "types/cftype_sql.h"
 
 PG_FUNCTION_INFO_V1(cfstore_to_bytes);
 PG_FUNCTION_INFO_V1(cfstore_to_string);
@@ -29,9 +30,12 @@ typedef struct CfTypeCacheEntry
 	CfType	   *type;
 } CfTypeCacheEntry;
 
-/* The parsed type of argument 0, cached per call site. */
-static CfType *
-arg_type(FunctionCallInfo fcinfo)
+/*
+ * The parsed type named by text argument 0, cached per call site in
+ * fn_extra (shared by every SQL function whose first argument is a type).
+ */
+CfType *
+cfTypeArg(FunctionCallInfo fcinfo)
 {
 	char	   *typestr = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	CfTypeCacheEntry *entry = (CfTypeCacheEntry *) fcinfo->flinfo->fn_extra;
@@ -59,7 +63,7 @@ arg_type(FunctionCallInfo fcinfo)
 Datum
 cfstore_to_bytes(PG_FUNCTION_ARGS)
 {
-	CfType	   *type = arg_type(fcinfo);
+	CfType	   *type = cfTypeArg(fcinfo);
 	char	   *str = text_to_cstring(PG_GETARG_TEXT_PP(1));
 
 	PG_RETURN_BYTEA_P(cfTypeFromString(type, str));
@@ -69,7 +73,7 @@ cfstore_to_bytes(PG_FUNCTION_ARGS)
 Datum
 cfstore_to_string(PG_FUNCTION_ARGS)
 {
-	CfType	   *type = arg_type(fcinfo);
+	CfType	   *type = cfTypeArg(fcinfo);
 	bytea	   *value = PG_GETARG_BYTEA_PP(1);
 	const uint8 *data = (const uint8 *) VARDATA_ANY(value);
 	int			len = VARSIZE_ANY_EXHDR(value);
@@ -82,7 +86,7 @@ cfstore_to_string(PG_FUNCTION_ARGS)
 Datum
 cfstore_validate(PG_FUNCTION_ARGS)
 {
-	CfType	   *type = arg_type(fcinfo);
+	CfType	   *type = cfTypeArg(fcinfo);
 	bytea	   *value = PG_GETARG_BYTEA_PP(1);
 
 	cfTypeValidate(type, (const uint8 *) VARDATA_ANY(value), VARSIZE_ANY_EXHDR(value));
@@ -93,7 +97,7 @@ cfstore_validate(PG_FUNCTION_ARGS)
 Datum
 cfstore_compare(PG_FUNCTION_ARGS)
 {
-	CfType	   *type = arg_type(fcinfo);
+	CfType	   *type = cfTypeArg(fcinfo);
 	bytea	   *a = PG_GETARG_BYTEA_PP(1);
 	bytea	   *b = PG_GETARG_BYTEA_PP(2);
 	const uint8 *ad = (const uint8 *) VARDATA_ANY(a);
@@ -110,7 +114,7 @@ cfstore_compare(PG_FUNCTION_ARGS)
 Datum
 cfstore_type_name(PG_FUNCTION_ARGS)
 {
-	CfType	   *type = arg_type(fcinfo);
+	CfType	   *type = cfTypeArg(fcinfo);
 
 	PG_RETURN_TEXT_P(cstring_to_text(cfTypeName(type)));
 }
