@@ -45,25 +45,25 @@ static void insert_downlink(Relation rel, CfRelInfo *info, Buffer lbuf, CfStack 
 							const CfKey *sep, BlockNumber rblk);
 
 /* Minus infinity, as a position. */
-static const CfKey cf_minus_infinity = {NULL, 0, NULL, 0, NULL, 0, 0, 0, -1};
+static const CfKey cf_minus_infinity = {NULL, 0, NULL, 0, NULL, 0, 0, 0, -1, NULL, NULL, NULL};
 
 /* The key of item off of an internal page, or of a high key. */
 static void
-item_key(Page page, OffsetNumber off, CfKey *key)
+item_key(Relation rel, Page page, OffsetNumber off, CfKey *key)
 {
-	cfIndexTupleKey((CfIndexTuple) PageGetItem(page, PageGetItemId(page, off)), key);
+	cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, off)), key);
 }
 
 /* Whether key lies at or beyond the page's high key (the reader must move right). */
 static bool
-beyond_high_key(CfRelInfo *info, Page page, const CfKey *key)
+beyond_high_key(Relation rel, CfRelInfo *info, Page page, const CfKey *key)
 {
 	CfPageOpaque op = CfPageGetOpaque(page);
 	CfKey		hk;
 
 	if (CfPageIsRightmost(op))
 		return false;
-	item_key(page, CF_HIKEY, &hk);
+	item_key(rel, page, CF_HIKEY, &hk);
 	return cfKeyCompare(&info->order, key, &hk) >= 0;
 }
 
@@ -80,7 +80,7 @@ cfMoveRight(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *key, int loc
 		CfPageOpaque op = CfPageGetOpaque(page);
 		BlockNumber right;
 
-		if (!beyond_high_key(info, page, key))
+		if (!beyond_high_key(rel, info, page, key))
 			return buf;
 		right = op->right;
 		UnlockReleaseBuffer(buf);
@@ -95,7 +95,7 @@ cfMoveRight(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *key, int loc
  * at or below key.  The first data item is minus infinity.
  */
 static OffsetNumber
-choose_downlink(CfRelInfo *info, Page page, const CfKey *key)
+choose_downlink(Relation rel, CfRelInfo *info, Page page, const CfKey *key)
 {
 	CfPageOpaque op = CfPageGetOpaque(page);
 	OffsetNumber lo = CfPageFirstData(op);
@@ -107,24 +107,13 @@ choose_downlink(CfRelInfo *info, Page page, const CfKey *key)
 		OffsetNumber mid = lo + (hi - lo + 1) / 2;
 		CfKey		sep;
 
-		item_key(page, mid, &sep);
+		item_key(rel, page, mid, &sep);
 		if (cfKeyCompare(&info->order, &sep, key) <= 0)
 			lo = mid;
 		else
 			hi = mid - 1;
 	}
 	return lo;
-}
-
-/* Copy a key's bytes into cxt (the copy points into one new chunk). */
-static void
-copy_key(const CfKey *src, CfKey *dst, MemoryContext cxt)
-{
-	Size		len = cfIndexTupleSize(src);
-	char	   *buf = MemoryContextAlloc(cxt, len);
-
-	cfIndexTupleForm(src, InvalidBlockNumber, buf);
-	cfIndexTupleKey((CfIndexTuple) buf, dst);
 }
 
 /*
@@ -193,14 +182,14 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 		{
 			page = BufferGetPage(buf);
 			op = CfPageGetOpaque(page);
-			if (!beyond_high_key(info, page, key))
+			if (!beyond_high_key(rel, info, page, key))
 				break;
 			if (lowkey)
 			{
 				CfKey		hk;
 
-				item_key(page, CF_HIKEY, &hk);
-				copy_key(&hk, lowkey, lowcxt);
+				item_key(rel, page, CF_HIKEY, &hk);
+				cfKeyCopy(&hk, lowkey, lowcxt);
 			}
 			child = op->right;
 			UnlockReleaseBuffer(buf);
@@ -210,14 +199,14 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 		if (op->level == 0)
 			return buf;
 
-		off = choose_downlink(info, page, key);
+		off = choose_downlink(rel, info, page, key);
 		itup = (CfIndexTuple) PageGetItem(page, PageGetItemId(page, off));
 		if (lowkey && off != CfPageFirstData(op))
 		{
 			CfKey		sep;
 
-			cfIndexTupleKey(itup, &sep);
-			copy_key(&sep, lowkey, lowcxt);
+			cfIndexTupleKey(rel, itup, &sep);
+			cfKeyCopy(&sep, lowkey, lowcxt);
 		}
 		if (stack)
 		{
@@ -255,8 +244,8 @@ new_page(Relation rel)
  * Create the metapage and an empty root leaf if the relation has no pages
  * (a new or truncated relation: storage is created empty, like heap's).
  */
-static void
-ensure_initialized(Relation rel, CfRelInfo *info)
+void
+cfTreeEnsure(Relation rel, CfRelInfo *info)
 {
 	Buffer		meta,
 				root;
@@ -360,27 +349,27 @@ build_page(Page page, const CfPageOpaqueData *opaque, const char *hikey, Size hi
 
 /* The last full key of an item (the last cell of a run, or an index tuple's key). */
 static void
-item_last_key(bool leaf, const CfItem *item, CfKey *key, MemoryContext cxt)
+item_last_key(Relation rel, bool leaf, const CfItem *item, CfKey *key, MemoryContext cxt)
 {
 	if (leaf)
 	{
 		CfRun		run;
 
-		cfRunDecode(item->data, item->len, &run, cxt);
+		cfRunDecode(rel, item->data, item->len, &run, cxt);
 		cfCellKey(&run, &run.cells[run.ncells - 1], key);
 	}
 	else
-		cfIndexTupleKey((CfIndexTuple) item->data, key);
+		cfIndexTupleKey(rel, (CfIndexTuple) item->data, key);
 }
 
 /* The first full key of an item. */
 static void
-item_first_key(bool leaf, const CfItem *item, CfKey *key)
+item_first_key(Relation rel, bool leaf, const CfItem *item, CfKey *key)
 {
 	if (leaf)
-		cfRunFirstKey(item->data, key);
+		cfRunFirstKey(rel, item->data, key);
 	else
-		cfIndexTupleKey((CfIndexTuple) item->data, key);
+		cfIndexTupleKey(rel, (CfIndexTuple) item->data, key);
 }
 
 /*
@@ -533,8 +522,8 @@ rewrite_page(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
 	nleft = choose_split(leaf, items, n, newpos, CfPageIsRightmost(op));
 	Assert(nleft >= 1 && nleft < n);
 
-	item_last_key(leaf, &items[nleft - 1], &lastleft, tmp);
-	item_first_key(leaf, &items[nleft], &firstright);
+	item_last_key(rel, leaf, &items[nleft - 1], &lastleft, tmp);
+	item_first_key(rel, leaf, &items[nleft], &firstright);
 	if (leaf)
 		leaf_separator(info, &lastleft, &firstright, &sep);
 	else
@@ -607,7 +596,7 @@ rewrite_page(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
 	{
 		CfKey		sepkey;
 
-		cfIndexTupleKey((CfIndexTuple) sepbuf, &sepkey);
+		cfIndexTupleKey(rel, (CfIndexTuple) sepbuf, &sepkey);
 		insert_downlink(rel, info, buf, stack, &sepkey, rblk);
 	}
 }
@@ -643,7 +632,7 @@ find_page_at_level(Relation rel, CfRelInfo *info, const CfKey *key, uint16 level
 			UnlockReleaseBuffer(buf);
 			return blkno;
 		}
-		off = choose_downlink(info, page, key);
+		off = choose_downlink(rel, info, page, key);
 		child = ((CfIndexTuple) PageGetItem(page, PageGetItemId(page, off)))->child;
 		UnlockReleaseBuffer(buf);
 		buf = ReadBuffer(rel, child);
@@ -805,7 +794,7 @@ finish_split(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack)
 	len = ItemIdGetLength(PageGetItemId(page, CF_HIKEY));
 	copy = palloc(len);
 	memcpy(copy, PageGetItem(page, PageGetItemId(page, CF_HIKEY)), len);
-	cfIndexTupleKey((CfIndexTuple) copy, &hk);
+	cfIndexTupleKey(rel, (CfIndexTuple) copy, &hk);
 	insert_downlink(rel, info, buf, stack, &hk, op->right);
 }
 
@@ -999,7 +988,7 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 		buf = cfDescend(rel, info, &key, true, &stack, NULL, NULL);
 		if (!BufferIsValid(buf))
 		{
-			ensure_initialized(rel, info);
+			cfTreeEnsure(rel, info);
 			continue;
 		}
 		page = BufferGetPage(buf);
@@ -1022,7 +1011,7 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 			OffsetNumber mid = lo + (hi - lo) / 2;
 			CfKey		fk;
 
-			cfRunFirstKey(PageGetItem(page, PageGetItemId(page, mid)), &fk);
+			cfRunFirstKey(rel, PageGetItem(page, PageGetItemId(page, mid)), &fk);
 			if (cfKeyCompare(&info->order, &fk, &key) <= 0)
 				lo = mid + 1;
 			else
@@ -1040,13 +1029,13 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 
 		if (off == InvalidOffsetNumber || off > max)
 			continue;
-		cfRunFirstKey(PageGetItem(page, PageGetItemId(page, off)), &fk);
+		cfRunFirstKey(rel, PageGetItem(page, PageGetItemId(page, off)), &fk);
 		if (fk.keylen == key.keylen && memcmp(fk.key, key.key, key.keylen) == 0 &&
 			fk.sclen == key.sclen && (key.sclen == 0 || memcmp(fk.sc, key.sc, key.sclen) == 0))
 		{
 			ItemId		iid = PageGetItemId(page, off);
 
-			cfRunDecode(PageGetItem(page, iid), ItemIdGetLength(iid), &run, tmp);
+			cfRunDecode(rel, PageGetItem(page, iid), ItemIdGetLength(iid), &run, tmp);
 			target = off;
 			same = true;
 		}
@@ -1065,7 +1054,7 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 		{
 			CfKey		nk;
 
-			cfRunFirstKey(PageGetItem(page, PageGetItemId(page, target + 1)), &nk);
+			cfRunFirstKey(rel, PageGetItem(page, PageGetItemId(page, target + 1)), &nk);
 			tail = !(nk.keylen == key.keylen && memcmp(nk.key, key.key, key.keylen) == 0 &&
 					 nk.sclen == key.sclen && (key.sclen == 0 || memcmp(nk.sc, key.sc, key.sclen) == 0));
 		}
@@ -1100,7 +1089,20 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 	else
 	{
 		CfRun		single = *cellrun;
+		uint8		keyref[CF_LONGREF_SIZE],
+					scref[CF_LONGREF_SIZE];
 
+		/* a new run: long key and super column get chains of their own */
+		if (CfPartIsLong(single.keylen) && single.keyref == NULL)
+		{
+			cfOverflowWrite(rel, single.key, single.keylen, keyref);
+			single.keyref = keyref;
+		}
+		if (CfPartIsLong(single.sclen) && single.scref == NULL)
+		{
+			cfOverflowWrite(rel, single.sc, single.sclen, scref);
+			single.scref = scref;
+		}
 		newitems[0] = run_item(info, &single);
 		newitems[0] = with_capacity(newitems[0], grown_capacity(newitems[0].len));
 		nnew = 1;

@@ -199,6 +199,9 @@ cfCellKey(const CfRun *run, const CfCell *cell, CfKey *key)
 	key->writetime = cell->writetime;
 	key->nparts = 4;
 	key->bound = 0;
+	key->keyref = run->keyref;
+	key->scref = run->scref;
+	key->nameref = cell->nameref;
 }
 
 /*
@@ -230,10 +233,19 @@ timeuuid_unpermute(const uint8 *in, uint8 *out)
 	memcpy(out + 8, in + 8, 8);
 }
 
-/* The stored form of a name: permuted if the run's names are TimeUUIDs. */
+/*
+ * The stored form of a name: its reference if it is long, permuted if the
+ * run's names are TimeUUIDs, else the name.  *len receives its length.
+ */
 static const uint8 *
-stored_name(const CfRun *run, const CfCell *cell, uint8 *buf)
+stored_name(const CfRun *run, const CfCell *cell, uint8 *buf, int *len)
 {
+	if (cell->nameref)
+	{
+		*len = CF_LONGREF_SIZE;
+		return cell->nameref;
+	}
+	*len = cell->namelen;
 	if (run->timeuuid_names && cell->namelen == 16)
 	{
 		timeuuid_permute(cell->name, buf);
@@ -267,28 +279,21 @@ typedef struct CfNameCursor
 	int			prevlen;
 } CfNameCursor;
 
-/* The sharing of cell i's stored name with cell i-1's (the first cell: none). */
+/*
+ * The stored name of cell i (length in *len) and its sharing with cell
+ * i-1's.  The first cell's name, and a reference, are stored whole, so
+ * that cfRunFirstKey and the decoder can point at them in the item.
+ */
 static const uint8 *
-name_next(CfNameCursor *nc, const CfRun *run, int i, int *prefix, int *suffix)
+name_next(CfNameCursor *nc, const CfRun *run, int i, int *len, int *prefix, int *suffix)
 {
 	const CfCell *c = &run->cells[i];
-	const uint8 *cur = stored_name(run, c, nc->curbuf);
+	const uint8 *cur = stored_name(run, c, nc->curbuf, len);
 
-	if (i == 0)
-	{
+	if (i == 0 || c->nameref)
 		*prefix = *suffix = 0;
-		/* the first name is stored as it is, so cfRunFirstKey needs no decoding */
-		cur = stored_name(run, c, nc->curbuf);
-		nc->prev = cur;
-		nc->prevlen = c->namelen;
-		if (cur == nc->curbuf)
-		{
-			memcpy(nc->prevbuf, nc->curbuf, 16);
-			nc->prev = nc->prevbuf;
-		}
-		return c->name;
-	}
-	name_sharing(nc->prev, nc->prevlen, cur, c->namelen, prefix, suffix);
+	else
+		name_sharing(nc->prev, nc->prevlen, cur, *len, prefix, suffix);
 	if (cur == nc->curbuf)
 	{
 		memcpy(nc->prevbuf, nc->curbuf, 16);
@@ -296,7 +301,10 @@ name_next(CfNameCursor *nc, const CfRun *run, int i, int *prefix, int *suffix)
 	}
 	else
 		nc->prev = cur;
-	nc->prevlen = c->namelen;
+	nc->prevlen = *len;
+	/* the first name is stored unpermuted: cfRunFirstKey reads it as it is */
+	if (i == 0 && !c->nameref)
+		return c->name;
 	return cur;
 }
 
@@ -313,13 +321,14 @@ cell_size(const CfRun *run, int i, CfNameCursor *nc, TransactionId *prevxid)
 {
 	const CfCell *c = &run->cells[i];
 	int			prefix,
-				suffix;
+				suffix,
+				len;
 	int			mid;
 	Size		sz = 1;
 	int64		prevwt = i > 0 ? run->cells[i - 1].writetime : run_basewt(run);
 
-	name_next(nc, run, i, &prefix, &suffix);
-	mid = c->namelen - prefix - suffix;
+	name_next(nc, run, i, &len, &prefix, &suffix);
+	mid = len - prefix - suffix;
 	sz += varint_len(prefix) + varint_len(suffix) + varint_len(mid) + mid;
 	sz += varint_len(zigzag(c->writetime - prevwt));
 	if (c->flags & CF_CELL_EXPIRING)
@@ -337,10 +346,12 @@ cell_size(const CfRun *run, int i, CfNameCursor *nc, TransactionId *prevxid)
 Size
 cfRunEncodedSize(const CfRun *run)
 {
-	Size		sz = sizeof(CfRunHeader) + run->keylen + run->sclen;
+	Size		sz = sizeof(CfRunHeader);
 	CfNameCursor nc;
 	TransactionId prevxid = InvalidTransactionId;
 
+	sz += run->keyref ? CF_LONGREF_SIZE : run->keylen;
+	sz += run->scref ? CF_LONGREF_SIZE : run->sclen;
 	memset(&nc, 0, sizeof(nc));
 	for (int i = 0; i < run->ncells; i++)
 		sz += cell_size(run, i, &nc, &prevxid);
@@ -356,19 +367,25 @@ cfRunEncode(const CfRun *run, char *dst)
 	CfNameCursor nc;
 	TransactionId prevxid = InvalidTransactionId;
 
+	const uint8 *skey = run->keyref ? run->keyref : run->key;
+	const uint8 *ssc = run->scref ? run->scref : run->sc;
+
+	Assert(!CfPartIsLong(run->keylen) == !run->keyref);
+	Assert(!CfPartIsLong(run->sclen) == !run->scref);
 	memset(&hdr, 0, sizeof(hdr));
-	hdr.keylen = (uint16) run->keylen;
-	hdr.sclen = (uint16) run->sclen;
+	hdr.keylen = (uint16) (run->keyref ? CF_LONGREF_SIZE : run->keylen);
+	hdr.sclen = (uint16) (run->scref ? CF_LONGREF_SIZE : run->sclen);
 	hdr.ncells = (uint16) run->ncells;
-	hdr.flags = run->timeuuid_names ? CF_RUN_TIMEUUID_NAMES : 0;
+	hdr.flags = (run->timeuuid_names ? CF_RUN_TIMEUUID_NAMES : 0) |
+		(run->keyref ? CF_RUN_LONG_KEY : 0) | (run->scref ? CF_RUN_LONG_SC : 0);
 	hdr.basewt = run_basewt(run);
 	memcpy(dst, &hdr, sizeof(hdr));
 	p = (uint8 *) dst + sizeof(hdr);
-	memcpy(p, run->key, run->keylen);
-	p += run->keylen;
-	if (run->sclen > 0)
-		memcpy(p, run->sc, run->sclen);
-	p += run->sclen;
+	memcpy(p, skey, hdr.keylen);
+	p += hdr.keylen;
+	if (hdr.sclen > 0)
+		memcpy(p, ssc, hdr.sclen);
+	p += hdr.sclen;
 
 	memset(&nc, 0, sizeof(nc));
 	for (int i = 0; i < run->ncells; i++)
@@ -376,12 +393,14 @@ cfRunEncode(const CfRun *run, char *dst)
 		const CfCell *c = &run->cells[i];
 		int			prefix,
 					suffix,
+					len,
 					mid;
-		const uint8 *name = name_next(&nc, run, i, &prefix, &suffix);
+		const uint8 *name = name_next(&nc, run, i, &len, &prefix, &suffix);
 		int64		prevwt = i > 0 ? run->cells[i - 1].writetime : hdr.basewt;
 
-		mid = c->namelen - prefix - suffix;
-		*p++ = c->flags;
+		Assert(!CfPartIsLong(c->namelen) == !c->nameref);
+		mid = len - prefix - suffix;
+		*p++ = (c->flags & ~CF_CELL_LONG_NAME) | (c->nameref ? CF_CELL_LONG_NAME : 0);
 		p += cfVarintPut(p, prefix);
 		p += cfVarintPut(p, suffix);
 		p += cfVarintPut(p, mid);
@@ -407,17 +426,46 @@ cfRunEncode(const CfRun *run, char *dst)
 }
 
 /*
- * Decode a run item.  Names are rebuilt into memory allocated in cxt; the
- * key, super column and values point into src, so the caller keeps src
- * alive (and stable) while it uses them.
+ * A stored part as it reads: the bytes a reference stands for (read into
+ * cxt), else the stored bytes themselves.
+ */
+static const uint8 *
+resolve_part(Relation rel, const uint8 *stored, int storedlen, bool islong, int *len,
+			 const uint8 **ref, MemoryContext cxt)
+{
+	MemoryContext old;
+	const uint8 *out;
+
+	if (!islong)
+	{
+		*len = storedlen;
+		if (ref)
+			*ref = NULL;
+		return stored;
+	}
+	if (storedlen != CF_LONGREF_SIZE || rel == NULL)
+		elog(ERROR, "cfstore: corrupt reference to an out-of-line part");
+	old = MemoryContextSwitchTo(cxt);
+	out = cfOverflowRead(rel, stored);
+	MemoryContextSwitchTo(old);
+	*len = (int) cfOverflowLength(stored);
+	if (ref)
+		*ref = stored;
+	return out;
+}
+
+/*
+ * Decode a run item.  Names are rebuilt into memory allocated in cxt, and
+ * long parts read there; the rest (short keys, values) points into src, so
+ * the caller keeps src alive (and stable) while it uses them.  Values stay
+ * as stored (see cfCellValue).
  */
 void
-cfRunDecode(const char *src, Size len, CfRun *run, MemoryContext cxt)
+cfRunDecode(Relation rel, const char *src, Size len, CfRun *run, MemoryContext cxt)
 {
 	CfRunHeader hdr;
 	const uint8 *p;
 	const uint8 *end = (const uint8 *) src + len;
-	uint8	   *names;
 	uint8		prevstored[CF_KEY_MAX];
 	int			prevlen = 0;
 	int64		prevwt;
@@ -427,16 +475,15 @@ cfRunDecode(const char *src, Size len, CfRun *run, MemoryContext cxt)
 	memcpy(&hdr, src, sizeof(hdr));
 	permuted = (hdr.flags & CF_RUN_TIMEUUID_NAMES) != 0;
 	p = (const uint8 *) src + sizeof(hdr);
-	run->key = p;
-	run->keylen = hdr.keylen;
+	run->key = resolve_part(rel, p, hdr.keylen, (hdr.flags & CF_RUN_LONG_KEY) != 0,
+							&run->keylen, &run->keyref, cxt);
 	p += hdr.keylen;
-	run->sc = p;
-	run->sclen = hdr.sclen;
+	run->sc = resolve_part(rel, p, hdr.sclen, (hdr.flags & CF_RUN_LONG_SC) != 0,
+						   &run->sclen, &run->scref, cxt);
 	p += hdr.sclen;
 	run->ncells = hdr.ncells;
 	run->timeuuid_names = permuted;
 	run->cells = MemoryContextAlloc(cxt, sizeof(CfCell) * Max(hdr.ncells, 1));
-	names = NULL;
 	prevwt = hdr.basewt;
 
 	for (int i = 0; i < hdr.ncells; i++)
@@ -458,7 +505,16 @@ cfRunDecode(const char *src, Size len, CfRun *run, MemoryContext cxt)
 		if (prefix + suffix > (uint64) prevlen || p + mid > end || prefix + suffix + mid > CF_KEY_MAX)
 			elog(ERROR, "cfstore: corrupt run item (bad name length)");
 		namelen = (int) (prefix + suffix + mid);
-		if (i == 0)
+		c->nameref = NULL;
+		if (c->flags & CF_CELL_LONG_NAME)
+		{
+			/* a reference, stored whole */
+			if (prefix != 0 || suffix != 0)
+				elog(ERROR, "cfstore: corrupt run item (shared reference)");
+			c->name = resolve_part(rel, p, namelen, true, &c->namelen, &c->nameref, cxt);
+			memcpy(prevstored, p, namelen);
+		}
+		else if (i == 0)
 		{
 			/* stored as it is */
 			c->name = p;
@@ -488,9 +544,9 @@ cfRunDecode(const char *src, Size len, CfRun *run, MemoryContext cxt)
 			}
 			memcpy(prevstored, stored, namelen);
 		}
-		(void) names;
 		prevlen = namelen;
-		c->namelen = namelen;
+		if (!(c->flags & CF_CELL_LONG_NAME))
+			c->namelen = namelen;
 		p += mid;
 		p += cfVarintGet(p, &v);
 		c->writetime = prevwt + unzigzag(v);
@@ -531,34 +587,45 @@ cfRunDecode(const char *src, Size len, CfRun *run, MemoryContext cxt)
 	run->used = (Size) (p - (const uint8 *) src);
 }
 
-/* The key of a run's first cell, read without decoding the run. */
+/*
+ * The key of a run's first cell, read without decoding the run (long
+ * parts are read into the current memory context).
+ */
 void
-cfRunFirstKey(const char *src, CfKey *key)
+cfRunFirstKey(Relation rel, const char *src, CfKey *key)
 {
 	CfRunHeader hdr;
 	const uint8 *p;
 	uint64		prefix,
 				suffix,
 				mid;
+	uint8		flags;
 
 	memcpy(&hdr, src, sizeof(hdr));
 	p = (const uint8 *) src + sizeof(hdr);
-	key->key = p;
-	key->keylen = hdr.keylen;
+	key->key = resolve_part(rel, p, hdr.keylen, (hdr.flags & CF_RUN_LONG_KEY) != 0,
+							&key->keylen, &key->keyref, CurrentMemoryContext);
 	p += hdr.keylen;
-	key->sc = p;
-	key->sclen = hdr.sclen;
+	key->sc = resolve_part(rel, p, hdr.sclen, (hdr.flags & CF_RUN_LONG_SC) != 0,
+						   &key->sclen, &key->scref, CurrentMemoryContext);
 	p += hdr.sclen;
-	p++;						/* flags */
+	flags = *p++;
 	p += cfVarintGet(p, &prefix);
 	p += cfVarintGet(p, &suffix);
 	p += cfVarintGet(p, &mid);
-	key->name = p;
-	key->namelen = (int) mid;
+	key->name = resolve_part(rel, p, (int) mid, (flags & CF_CELL_LONG_NAME) != 0,
+							 &key->namelen, &key->nameref, CurrentMemoryContext);
 	/* the first cell's writetime is the run's base */
 	key->writetime = hdr.basewt;
 	key->nparts = 4;
 	key->bound = 0;
+}
+
+/* The stored length of a key part: a reference's if the part is long. */
+static inline int
+stored_part_len(int len)
+{
+	return CfPartIsLong(len) ? CF_LONGREF_SIZE : len;
 }
 
 /* The size of an index tuple carrying key. */
@@ -568,12 +635,29 @@ cfIndexTupleSize(const CfKey *key)
 	Size		sz = sizeof(CfIndexTupleData);
 
 	if (key->nparts >= 1)
-		sz += key->keylen;
+		sz += stored_part_len(key->keylen);
 	if (key->nparts >= 2)
-		sz += key->sclen;
+		sz += stored_part_len(key->sclen);
 	if (key->nparts >= 3)
-		sz += key->namelen;
+		sz += stored_part_len(key->namelen);
 	return sz;
+}
+
+/* Copy one part into an index tuple being formed: its reference if long. */
+static char *
+put_part(char *p, const uint8 *bytes, int len, const uint8 *ref, uint16 *flags, uint16 flag)
+{
+	if (CfPartIsLong(len))
+	{
+		if (ref == NULL)
+			elog(ERROR, "cfstore: a long key part has no stored reference");
+		memcpy(p, ref, CF_LONGREF_SIZE);
+		*flags |= flag;
+		return p + CF_LONGREF_SIZE;
+	}
+	if (len > 0)
+		memcpy(p, bytes, len);
+	return p + len;
 }
 
 /* Form an index tuple (downlink to child, or a high key) from key. */
@@ -587,36 +671,72 @@ cfIndexTupleForm(const CfKey *key, BlockNumber child, char *dst)
 	t.child = child;
 	t.nparts = key->nparts;
 	t.bound = key->bound;
-	t.keylen = key->nparts >= 1 ? key->keylen : 0;
-	t.sclen = key->nparts >= 2 ? key->sclen : 0;
-	t.namelen = key->nparts >= 3 ? key->namelen : 0;
+	t.keylen = key->nparts >= 1 ? stored_part_len(key->keylen) : 0;
+	t.sclen = key->nparts >= 2 ? stored_part_len(key->sclen) : 0;
+	t.namelen = key->nparts >= 3 ? stored_part_len(key->namelen) : 0;
 	t.writetime = key->nparts >= 4 ? key->writetime : 0;
+	if (key->nparts >= 1)
+		p = put_part(p, key->key, key->keylen, key->keyref, &t.flags, CF_ITUP_LONG_KEY);
+	if (key->nparts >= 2)
+		p = put_part(p, key->sc, key->sclen, key->scref, &t.flags, CF_ITUP_LONG_SC);
+	if (key->nparts >= 3)
+		p = put_part(p, key->name, key->namelen, key->nameref, &t.flags, CF_ITUP_LONG_NAME);
 	memcpy(dst, &t, sizeof(t));
-	if (t.keylen)
-		memcpy(p, key->key, t.keylen);
-	p += t.keylen;
-	if (t.sclen)
-		memcpy(p, key->sc, t.sclen);
-	p += t.sclen;
-	if (t.namelen)
-		memcpy(p, key->name, t.namelen);
 }
 
-/* The key an index tuple carries (pointing into the tuple). */
+/*
+ * The key an index tuple carries, pointing into the tuple (long parts are
+ * read into the current memory context).
+ */
 void
-cfIndexTupleKey(CfIndexTuple itup, CfKey *key)
+cfIndexTupleKey(Relation rel, CfIndexTuple itup, CfKey *key)
 {
 	const uint8 *p = (const uint8 *) itup + sizeof(CfIndexTupleData);
+	CfIndexTupleData t;
 
-	key->key = p;
-	key->keylen = itup->keylen;
-	p += itup->keylen;
-	key->sc = p;
-	key->sclen = itup->sclen;
-	p += itup->sclen;
-	key->name = p;
-	key->namelen = itup->namelen;
-	key->writetime = itup->writetime;
-	key->nparts = itup->nparts;
-	key->bound = itup->bound;
+	memcpy(&t, itup, sizeof(t));
+	key->key = resolve_part(rel, p, t.keylen, (t.flags & CF_ITUP_LONG_KEY) != 0,
+							&key->keylen, &key->keyref, CurrentMemoryContext);
+	p += t.keylen;
+	key->sc = resolve_part(rel, p, t.sclen, (t.flags & CF_ITUP_LONG_SC) != 0,
+						   &key->sclen, &key->scref, CurrentMemoryContext);
+	p += t.sclen;
+	key->name = resolve_part(rel, p, t.namelen, (t.flags & CF_ITUP_LONG_NAME) != 0,
+							 &key->namelen, &key->nameref, CurrentMemoryContext);
+	key->writetime = t.writetime;
+	key->nparts = t.nparts;
+	key->bound = t.bound;
+}
+
+/* Copy len bytes to *p (advancing it); returns where they went. */
+static const uint8 *
+copy_bytes(uint8 **p, const uint8 *src, int len)
+{
+	uint8	   *at = *p;
+
+	if (len > 0)
+		memcpy(at, src, len);
+	*p += len;
+	return at;
+}
+
+/* Copy a key, its bytes and references, into one chunk of cxt. */
+void
+cfKeyCopy(const CfKey *src, CfKey *dst, MemoryContext cxt)
+{
+	int			keylen = src->nparts >= 1 ? src->keylen : 0;
+	int			sclen = src->nparts >= 2 ? src->sclen : 0;
+	int			namelen = src->nparts >= 3 ? src->namelen : 0;
+	uint8	   *p = MemoryContextAlloc(cxt, keylen + sclen + namelen + 3 * CF_LONGREF_SIZE);
+
+	*dst = *src;
+	dst->keylen = keylen;
+	dst->sclen = sclen;
+	dst->namelen = namelen;
+	dst->key = copy_bytes(&p, src->key, keylen);
+	dst->sc = copy_bytes(&p, src->sc, sclen);
+	dst->name = copy_bytes(&p, src->name, namelen);
+	dst->keyref = (CfPartIsLong(keylen) && src->keyref) ? copy_bytes(&p, src->keyref, CF_LONGREF_SIZE) : NULL;
+	dst->scref = (CfPartIsLong(sclen) && src->scref) ? copy_bytes(&p, src->scref, CF_LONGREF_SIZE) : NULL;
+	dst->nameref = (CfPartIsLong(namelen) && src->nameref) ? copy_bytes(&p, src->nameref, CF_LONGREF_SIZE) : NULL;
 }

@@ -53,6 +53,21 @@ cfRelationCfId(Relation rel)
 	int32		id = 0;
 	const char *p;
 
+	/*
+	 * VACUUM FULL and CLUSTER copy into a transient "pg_temp_<oid>" made in
+	 * the same schema, named after the relation it replaces.
+	 */
+	if (nspname != NULL && strcmp(nspname, CF_STORAGE_SCHEMA) == 0 &&
+		strncmp(name, "pg_temp_", 8) == 0)
+	{
+		char	   *end;
+		unsigned long oid = strtoul(name + 8, &end, 10);
+		char	   *orig = (*end == '\0' && oid > 0 && oid <= PG_UINT32_MAX) ? get_rel_name((Oid) oid) : NULL;
+
+		if (orig != NULL)
+			name = orig;
+	}
+
 	if (nspname == NULL || strcmp(nspname, CF_STORAGE_SCHEMA) != 0 || strncmp(name, "cf_", 3) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

@@ -53,7 +53,7 @@ typedef CfFeed (*CfFeedFn) (void *arg, const CfRun *run, CfCell *cell, Buffer bu
  * cell).  Returns true if fn asked to stop.
  */
 static bool
-scan_page(CfRelInfo *info, Buffer buf, const CfKey *from, bool backward,
+scan_page(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *from, bool backward,
 		  CfFeedFn fn, void *arg, MemoryContext cxt)
 {
 	Page		page = BufferGetPage(buf);
@@ -85,7 +85,7 @@ scan_page(CfRelInfo *info, Buffer buf, const CfKey *from, bool backward,
 			CfKey		fk;
 			int			c;
 
-			cfRunFirstKey(PageGetItem(page, PageGetItemId(page, mid)), &fk);
+			cfRunFirstKey(rel, PageGetItem(page, PageGetItemId(page, mid)), &fk);
 			c = cfKeyCompare(&info->order, &fk, from);
 			if (backward ? c < 0 : c <= 0)
 				lo = mid + 1;
@@ -100,7 +100,7 @@ scan_page(CfRelInfo *info, Buffer buf, const CfKey *from, bool backward,
 		ItemId		iid = PageGetItemId(page, off);
 		CfRun		run;
 
-		cfRunDecode(PageGetItem(page, iid), ItemIdGetLength(iid), &run, cxt);
+		cfRunDecode(rel, PageGetItem(page, iid), ItemIdGetLength(iid), &run, cxt);
 		for (int k = 0; k < run.ncells; k++)
 		{
 			int			i = backward ? run.ncells - 1 - k : k;
@@ -276,7 +276,7 @@ walk_step(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn resol
 
 	w->pages++;
 	op = CfPageGetOpaque(BufferGetPage(buf));
-	stopped = scan_page(w->info, buf, from, w->backward, fn, arg, w->pagecxt);
+	stopped = scan_page(w->rel, w->info, buf, from, w->backward, fn, arg, w->pagecxt);
 	if (w->backward)
 	{
 		w->next = BufferGetBlockNumber(buf);
@@ -447,8 +447,13 @@ column_add(CfSliceState *s, CfColumn *col, const CfCell *cell)
 		else if (tomb)
 			wins = !(col->ts > cell->writetime);
 		else if (col->ts == cell->writetime)
+		{
+			int			vlen;
+			const uint8 *v = cfCellValue(s->rel, cell, &vlen);
+
 			wins = cfSignedBytesCompare((const uint8 *) VARDATA(col->value), VARSIZE(col->value) - VARHDRSZ,
-										cell->value, cell->valuelen) < 0;
+										v, vlen) < 0;
+		}
 		else
 			wins = col->ts < cell->writetime;
 		if (!wins)
@@ -460,7 +465,15 @@ column_add(CfSliceState *s, CfColumn *col, const CfCell *cell)
 	col->ttl = (cell->flags & CF_CELL_EXPIRING) ? cell->ttl : 0;
 	col->expires_at = (cell->flags & CF_CELL_EXPIRING) ? cell->expires_at : 0;
 	old = MemoryContextSwitchTo(s->colcxt);
-	col->value = tomb ? NULL : cfMakeBytea(cell->value, cell->valuelen);
+	if (tomb)
+		col->value = NULL;
+	else
+	{
+		int			vlen;
+		const uint8 *v = cfCellValue(s->rel, cell, &vlen);
+
+		col->value = cfMakeBytea(v, vlen);
+	}
 	MemoryContextSwitchTo(old);
 }
 
@@ -834,7 +847,7 @@ slice_landing(void *arg, Buffer buf, const CfKey *lowkey)
 			m.sc = NULL;
 			m.del = CF_NO_DELETION;
 			m.ended = false;
-			scan_page(s->info, buf, &pos, false, marker_feed, &m, s->walk.pagecxt);
+			scan_page(s->rel, s->info, buf, &pos, false, marker_feed, &m, s->walk.pagecxt);
 			s->row_del = m.del;
 			s->row_markers_known = true;
 		}
@@ -847,7 +860,7 @@ slice_landing(void *arg, Buffer buf, const CfKey *lowkey)
 			m.sc = s->sc;
 			m.del = CF_NO_DELETION;
 			m.ended = false;
-			scan_page(s->info, buf, &pos, false, marker_feed, &m, s->walk.pagecxt);
+			scan_page(s->rel, s->info, buf, &pos, false, marker_feed, &m, s->walk.pagecxt);
 			s->sc_del = m.del;
 			s->sc_markers_known = true;
 		}
@@ -1074,6 +1087,7 @@ cfScanEnd(CfScanState *scan)
 /* Consumer for a page sample: every column's newest visible live version. */
 typedef struct CfSample
 {
+	Relation	rel;
 	Snapshot	snapshot;
 	CfOutCell  *cells;
 	int			n;
@@ -1114,7 +1128,12 @@ sample_feed(void *arg, const CfRun *run, CfCell *cell, Buffer buf)
 	o->key = cfMakeBytea(run->key, run->keylen);
 	o->sc = run->sclen > 0 ? cfMakeBytea(run->sc, run->sclen) : NULL;
 	o->name = cfMakeBytea(cell->name, cell->namelen);
-	o->value = cfMakeBytea(cell->value, cell->valuelen);
+	{
+		int			vlen;
+		const uint8 *v = cfCellValue(sm->rel, cell, &vlen);
+
+		o->value = cfMakeBytea(v, vlen);
+	}
 	o->writetime = cell->writetime;
 	o->is_counter = (cell->flags & CF_CELL_COUNTER) != 0;
 	o->ttl = (cell->flags & CF_CELL_EXPIRING) ? cell->ttl : 0;
@@ -1137,6 +1156,7 @@ cfSamplePage(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy, int
 	CfSample	sm;
 	MemoryContext cxt;
 
+	sm.rel = rel;
 	sm.snapshot = GetActiveSnapshot();
 	sm.max = 64;
 	sm.n = 0;
@@ -1151,7 +1171,7 @@ cfSamplePage(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy, int
 	if (!PageIsNew(page) && (CfPageGetOpaque(page)->flags & CF_PAGE_LEAF))
 	{
 		cxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore sample page", ALLOCSET_DEFAULT_SIZES);
-		scan_page(info, buf, NULL, false, sample_feed, &sm, cxt);
+		scan_page(rel, info, buf, NULL, false, sample_feed, &sm, cxt);
 		MemoryContextDelete(cxt);
 	}
 	UnlockReleaseBuffer(buf);

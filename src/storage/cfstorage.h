@@ -60,6 +60,7 @@ typedef CfPageOpaqueData *CfPageOpaque;
 #define CF_PAGE_LEAF			0x0002
 #define CF_PAGE_ROOT			0x0004
 #define CF_PAGE_INCOMPLETE_SPLIT 0x0008	/* right sibling has no downlink yet */
+#define CF_PAGE_OVERFLOW		0x0010	/* a page of an out-of-line chain (cfoverflow.c) */
 
 #define CfPageGetOpaque(page) ((CfPageOpaque) PageGetSpecialPointer(page))
 #define CfPageIsRightmost(op) ((op)->right == InvalidBlockNumber)
@@ -83,10 +84,17 @@ typedef struct CfMetaPageData
 
 /* The largest run image; a run is rewritten whole when a cell is added. */
 #define CF_RUN_MAX			480
-/* The largest key (row key + super column + name) a separator may carry. */
-#define CF_KEY_MAX			1024
-/* The largest value stored in a cell. */
-#define CF_VALUE_MAX		2000
+/*
+ * Row keys, super columns and names longer than CF_PART_INLINE bytes, and
+ * values longer than CF_VALUE_INLINE, are stored out of line and referred
+ * to by CF_LONGREF_SIZE bytes (cfoverflow.c).  So a stored key is at most
+ * CF_KEY_MAX bytes and a run of one cell fits a third of a page.
+ */
+#define CF_PART_INLINE		340
+#define CF_VALUE_INLINE		2000
+#define CF_LONGREF_SIZE		12
+#define CF_KEY_MAX			(3 * CF_PART_INLINE)
+#define CfPartIsLong(len)	((len) > CF_PART_INLINE)
 
 /* ---------------------------------------------------------------------
  * Keys
@@ -110,6 +118,10 @@ typedef struct CfKey
 	int64		writetime;
 	int8		nparts;
 	int8		bound;
+	/* stored references of the parts longer than CF_PART_INLINE, else NULL */
+	const uint8 *keyref;
+	const uint8 *scref;
+	const uint8 *nameref;
 } CfKey;
 
 /* The comparators a relation orders by. */
@@ -131,8 +143,14 @@ extern int	cfKeyCompare(const CfOrder *order, const CfKey *a, const CfKey *b);
 #define CF_CELL_FROZEN			0x08	/* no xmin/cmin: visible to everyone */
 #define CF_CELL_XMIN_COMMITTED	0x10	/* hint */
 #define CF_CELL_XMIN_INVALID	0x20	/* hint: inserting transaction aborted */
+#define CF_CELL_LONG_NAME		0x40	/* the stored name is a reference */
+#define CF_CELL_LONG_VALUE		0x80	/* the value is a reference */
 
-/* One cell version, decoded. */
+/*
+ * One cell version, decoded.  The name is the full name (nameref is its
+ * stored reference if it is long); the value is as stored: with
+ * CF_CELL_LONG_VALUE, a reference that cfCellValue resolves.
+ */
 typedef struct CfCell
 {
 	const uint8 *name;
@@ -146,6 +164,7 @@ typedef struct CfCell
 	CommandId	cmin;
 	uint8		flags;
 	uint8	   *flagsp;			/* decoded: the flag byte in the item, for hints */
+	const uint8 *nameref;		/* with CF_CELL_LONG_NAME */
 } CfCell;
 
 /* A run being built or decoded. */
@@ -159,6 +178,8 @@ typedef struct CfRun
 	CfCell	   *cells;
 	bool		timeuuid_names; /* store names in time-major order (TimeUUIDType) */
 	Size		used;			/* decoded: bytes of the item the run uses */
+	const uint8 *keyref;		/* stored references of long key and sc, else NULL */
+	const uint8 *scref;
 } CfRun;
 
 /* Header of a run item on a leaf page (cells follow the key and sc). */
@@ -172,6 +193,8 @@ typedef struct CfRunHeader
 } CfRunHeader;
 
 #define CF_RUN_TIMEUUID_NAMES	0x0001
+#define CF_RUN_LONG_KEY			0x0002	/* the stored key is a reference */
+#define CF_RUN_LONG_SC			0x0004	/* the stored super column is a reference */
 
 /* Header of an internal page item and of a high key. */
 typedef struct CfIndexTupleData
@@ -182,9 +205,14 @@ typedef struct CfIndexTupleData
 	uint16		namelen;
 	int8		nparts;
 	int8		bound;
+	uint16		flags;			/* CF_ITUP_LONG_*: which parts are references */
 	int64		writetime;
-	/* key, sc, name bytes follow */
+	/* key, sc, name bytes (or references) follow */
 } CfIndexTupleData;
+
+#define CF_ITUP_LONG_KEY		0x0001
+#define CF_ITUP_LONG_SC			0x0002
+#define CF_ITUP_LONG_NAME		0x0004
 
 typedef CfIndexTupleData *CfIndexTuple;
 
@@ -193,12 +221,19 @@ extern void cfPageInit(Page page, uint16 level, uint16 flags);
 extern void cfMetaPageInit(Page page, int32 cf_id, BlockNumber root);
 extern Size cfRunEncodedSize(const CfRun *run);
 extern void cfRunEncode(const CfRun *run, char *dst);
-extern void cfRunDecode(const char *src, Size len, CfRun *run, MemoryContext cxt);
-extern void cfRunFirstKey(const char *src, CfKey *key);
+extern void cfRunDecode(Relation rel, const char *src, Size len, CfRun *run, MemoryContext cxt);
+extern void cfRunFirstKey(Relation rel, const char *src, CfKey *key);
 extern Size cfIndexTupleSize(const CfKey *key);
 extern void cfIndexTupleForm(const CfKey *key, BlockNumber child, char *dst);
-extern void cfIndexTupleKey(CfIndexTuple itup, CfKey *key);
+extern void cfIndexTupleKey(Relation rel, CfIndexTuple itup, CfKey *key);
 extern void cfCellKey(const CfRun *run, const CfCell *cell, CfKey *key);
+extern void cfKeyCopy(const CfKey *src, CfKey *dst, MemoryContext cxt);
+
+/* cfoverflow.c */
+extern void cfOverflowWrite(Relation rel, const uint8 *data, Size len, uint8 *ref);
+extern Size cfOverflowLength(const uint8 *ref);
+extern uint8 *cfOverflowRead(Relation rel, const uint8 *ref);
+extern const uint8 *cfCellValue(Relation rel, const CfCell *cell, int *len);
 
 /* ---------------------------------------------------------------------
  * Relations
@@ -239,6 +274,7 @@ extern Buffer cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool fo
 extern Buffer cfMoveRight(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *key, int lockmode);
 extern void cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cell);
 extern void cfTreeInit(Relation rel, ForkNumber fork, int32 cf_id);
+extern void cfTreeEnsure(Relation rel, CfRelInfo *info);
 
 /* ---------------------------------------------------------------------
  * Visibility (cfvisibility.c)

@@ -640,7 +640,7 @@ cf_index_validate_scan(Relation table_rel, Relation index_rel, struct IndexInfo 
 	not_supported(table_rel, "CREATE INDEX", "Cells are already clustered by row key and column name; secondary indexes are declared in column_metadata.");
 }
 
-/* Values are bounded (CF_VALUE_MAX) and stored inline: no TOAST table. */
+/* Long values live in the relation's own overflow pages (cfoverflow.c): no TOAST table. */
 static bool
 cf_relation_needs_toast_table(Relation rel)
 {

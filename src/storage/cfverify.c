@@ -66,13 +66,10 @@ typedef struct CfKeyCopy
 static void
 keycopy_set(CfKeyCopy *kc, const CfKey *key)
 {
-	Size		len = cfIndexTupleSize(key);
-
 	if (kc->buf)
 		pfree(kc->buf);
-	kc->buf = palloc(len);
-	cfIndexTupleForm(key, InvalidBlockNumber, kc->buf);
-	cfIndexTupleKey((CfIndexTuple) kc->buf, &kc->key);
+	cfKeyCopy(key, &kc->key, CurrentMemoryContext);
+	kc->buf = (char *) kc->key.key;
 	kc->valid = true;
 }
 
@@ -118,7 +115,7 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 
 	has_hk = !CfPageIsRightmost(op);
 	if (has_hk)
-		cfIndexTupleKey((CfIndexTuple) PageGetItem(page, PageGetItemId(page, CF_HIKEY)), &hk);
+		cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, CF_HIKEY)), &hk);
 	first = CfPageFirstData(op);
 	max = PageGetMaxOffsetNumber(page);
 	for (OffsetNumber off = FirstOffsetNumber; off <= max; off++)
@@ -140,7 +137,7 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 		{
 			CfRun		run;
 
-			cfRunDecode(item, ItemIdGetLength(iid), &run, cxt);
+			cfRunDecode(rel, item, ItemIdGetLength(iid), &run, cxt);
 			if (run.ncells == 0)
 				corrupt(rel, blkno, "empty run");
 			for (int i = 0; i < run.ncells; i++)
@@ -148,6 +145,13 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 				CfKey		ck;
 
 				cfCellKey(&run, &run.cells[i], &ck);
+				if (run.cells[i].flags & CF_CELL_LONG_VALUE)
+				{
+					int			vlen;
+
+					/* the chain is whole and its checksum holds */
+					pfree((void *) cfCellValue(rel, &run.cells[i], &vlen));
+				}
 				if (prev.valid && cfKeyCompare(&info->order, &prev.key, &ck) > 0)
 					corrupt(rel, blkno, psprintf("cells out of order at item %u", off));
 				if (i == 0 && lowkey->valid && cfKeyCompare(&info->order, &ck, &lowkey->key) < 0)
@@ -171,7 +175,7 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 			CfIndexTuple itup = (CfIndexTuple) item;
 			CfKey		sep;
 
-			cfIndexTupleKey(itup, &sep);
+			cfIndexTupleKey(rel, itup, &sep);
 			if (off == first)
 			{
 				if (sep.nparts != 0 || sep.bound != -1)
@@ -209,10 +213,10 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 					CfKey		next,
 								chk;
 
-					cfIndexTupleKey((CfIndexTuple) PageGetItem(page, PageGetItemId(page, off + 1)), &next);
+					cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, off + 1)), &next);
 					if (CfPageIsRightmost(cop))
 						corrupt(rel, itup->child, "a child with a right neighbour in its parent is rightmost");
-					cfIndexTupleKey((CfIndexTuple) PageGetItem(cpage, PageGetItemId(cpage, CF_HIKEY)), &chk);
+					cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(cpage, PageGetItemId(cpage, CF_HIKEY)), &chk);
 					if (!key_equal(&info->order, &chk, &next))
 						corrupt(rel, itup->child, psprintf("high key differs from the next separator in block %u", blkno));
 				}
@@ -222,7 +226,7 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 
 					if (CfPageIsRightmost(cop))
 						corrupt(rel, itup->child, "last child of a non-rightmost page is rightmost");
-					cfIndexTupleKey((CfIndexTuple) PageGetItem(cpage, PageGetItemId(cpage, CF_HIKEY)), &chk);
+					cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(cpage, PageGetItemId(cpage, CF_HIKEY)), &chk);
 					if (!key_equal(&info->order, &chk, &hk))
 						corrupt(rel, itup->child, psprintf("high key differs from that of its parent %u", blkno));
 				}

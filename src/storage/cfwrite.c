@@ -109,6 +109,8 @@ cfWriteCell(Relation rel, const CfWrite *w)
 	CfRun		run;
 	CfCell		cell;
 	uint8		deltime[4];
+	uint8		nameref[CF_LONGREF_SIZE];
+	uint8		valueref[CF_LONGREF_SIZE];
 	uint32		now_sec;
 	int64		now_us = cfNowMicros();
 
@@ -128,17 +130,6 @@ cfWriteCell(Relation rel, const CfWrite *w)
 		invalid_request(psprintf("invalid operation for commutative columnfamily %s", cf->name));
 	if (w->kind == CF_WRITE_COUNTER && !cf->is_counter)
 		invalid_request(psprintf("invalid operation for non commutative columnfamily %s", cf->name));
-
-	if (w->keylen + w->sclen + w->namelen > CF_KEY_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("row key, super column and column name take %d bytes together; cfstore stores at most %d",
-						w->keylen + w->sclen + w->namelen, CF_KEY_MAX)));
-	if (w->valuelen > CF_VALUE_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("a value of %d bytes is larger than cfstore stores (at most %d bytes)",
-						w->valuelen, CF_VALUE_MAX)));
 
 	memset(&cell, 0, sizeof(cell));
 	cell.name = w->name;
@@ -195,6 +186,21 @@ cfWriteCell(Relation rel, const CfWrite *w)
 			break;
 	}
 
+	/* long names and values go out of line first (cfoverflow.c) */
+	if (CfPartIsLong(cell.namelen))
+	{
+		cfOverflowWrite(rel, cell.name, cell.namelen, nameref);
+		cell.nameref = nameref;
+	}
+	if (cell.valuelen > CF_VALUE_INLINE)
+	{
+		cfOverflowWrite(rel, cell.value, cell.valuelen, valueref);
+		cell.value = valueref;
+		cell.valuelen = CF_LONGREF_SIZE;
+		cell.flags |= CF_CELL_LONG_VALUE;
+	}
+
+	memset(&run, 0, sizeof(run));
 	run.key = w->key;
 	run.keylen = w->keylen;
 	run.sc = w->has_sc ? w->sc : (const uint8 *) "";

@@ -1,0 +1,197 @@
+/*-------------------------------------------------------------------------
+ *
+ * cfoverflow.c
+ *	  Out-of-line storage of long row keys, names and values.
+ *
+ * A row key, super column or column name longer than CF_PART_INLINE bytes,
+ * or a value longer than CF_VALUE_INLINE bytes, is written to a chain of
+ * overflow pages of the column family's own relation, and the tree keeps a
+ * reference (CF_LONGREF_SIZE bytes: length, first block, CRC-32C) where the
+ * bytes would be.  The decoders in cfpage.c resolve references to the full
+ * bytes, so key order, reconciliation and output never see them; only the
+ * encoders and the tuple builders carry them, so that a run rewritten or a
+ * separator copied from a key keeps pointing at the same chain.
+ *
+ * Why not TOAST: a reference may sit in a separator or a high key, which
+ * outlive the transaction that wrote them (a split is not undone by an
+ * abort), so the bytes must not be MVCC tuples that an abort hides.
+ * Overflow pages are written once, WAL-logged as full images before the
+ * reference is stored, and never changed; a reader needs no lock order
+ * beyond the tree page it holds.  A crash between the two leaves an
+ * unreferenced chain (space, never a wrong answer); VACUUM does not yet
+ * reclaim chains.
+ *
+ * Page format: a standard page flagged CF_PAGE_OVERFLOW whose bytes follow
+ * the page header up to pd_lower; the opaque right-link is the next page
+ * of the chain.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xloginsert.h"
+#include "miscadmin.h"
+#include "port/pg_crc32c.h"
+#include "storage/lmgr.h"
+
+#include "storage/cfstorage.h"
+
+/* Bytes of one overflow page's chunk. */
+#define CF_OVERFLOW_CAP (BLCKSZ - MAXALIGN(SizeOfPageHeaderData) - MAXALIGN(sizeof(CfPageOpaqueData)))
+
+/* A reference, decoded. */
+typedef struct CfLongRef
+{
+	uint32		len;
+	BlockNumber first;
+	pg_crc32c	crc;
+} CfLongRef;
+
+StaticAssertDecl(sizeof(CfLongRef) == CF_LONGREF_SIZE, "CfLongRef must be CF_LONGREF_SIZE bytes");
+
+/* The CRC-32C of a part's bytes. */
+static pg_crc32c
+part_crc(const uint8 *data, Size len)
+{
+	pg_crc32c	crc;
+
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, data, len);
+	FIN_CRC32C(crc);
+	return crc;
+}
+
+/*
+ * Write len bytes to a new chain of overflow pages and store a reference
+ * to them in ref (CF_LONGREF_SIZE bytes).  The chain is written from its
+ * end, so that each page knows its successor when it is logged.
+ */
+void
+cfOverflowWrite(Relation rel, const uint8 *data, Size len, uint8 *ref)
+{
+	CfLongRef	r;
+	int			npages = (int) ((len + CF_OVERFLOW_CAP - 1) / CF_OVERFLOW_CAP);
+	BlockNumber next = InvalidBlockNumber;
+
+	if (len == 0 || len > PG_UINT32_MAX)
+		elog(ERROR, "cfstore: cannot store %zu bytes out of line", len);
+	/* block 0 is the metapage: an empty relation gets its tree first */
+	if (RelationGetNumberOfBlocks(rel) == 0)
+		cfTreeEnsure(rel, cfRelInfo(rel));
+
+	for (int i = npages - 1; i >= 0; i--)
+	{
+		Size		off = (Size) i * CF_OVERFLOW_CAP;
+		Size		n = Min(CF_OVERFLOW_CAP, len - off);
+		Buffer		buf;
+		Page		page;
+		CfPageOpaque op;
+
+		CHECK_FOR_INTERRUPTS();
+		LockRelationForExtension(rel, ExclusiveLock);
+		buf = ReadBuffer(rel, P_NEW);
+		LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+		UnlockRelationForExtension(rel, ExclusiveLock);
+		page = BufferGetPage(buf);
+
+		START_CRIT_SECTION();
+		cfPageInit(page, 0, CF_PAGE_OVERFLOW);
+		op = CfPageGetOpaque(page);
+		op->right = next;
+		memcpy(PageGetContents(page), data + off, n);
+		((PageHeader) page)->pd_lower = MAXALIGN(SizeOfPageHeaderData) + n;
+		MarkBufferDirty(buf);
+		if (RelationNeedsWAL(rel))
+			log_newpage_buffer(buf, true);
+		END_CRIT_SECTION();
+
+		next = BufferGetBlockNumber(buf);
+		UnlockReleaseBuffer(buf);
+	}
+
+	r.len = (uint32) len;
+	r.first = next;
+	r.crc = part_crc(data, len);
+	memcpy(ref, &r, sizeof(r));
+}
+
+/* The length of the bytes a reference stands for. */
+Size
+cfOverflowLength(const uint8 *ref)
+{
+	CfLongRef	r;
+
+	memcpy(&r, ref, sizeof(r));
+	return r.len;
+}
+
+/*
+ * The bytes a reference stands for, read into memory allocated in the
+ * current context.  The caller may hold a lock on a tree page: chains are
+ * immutable, so this takes only share locks, one page at a time.
+ */
+uint8 *
+cfOverflowRead(Relation rel, const uint8 *ref)
+{
+	CfLongRef	r;
+	uint8	   *out;
+	Size		got = 0;
+	BlockNumber blkno;
+
+	memcpy(&r, ref, sizeof(r));
+	out = palloc(Max(r.len, 1));
+	blkno = r.first;
+	while (got < r.len)
+	{
+		Buffer		buf;
+		Page		page;
+		CfPageOpaque op;
+		Size		n;
+
+		if (blkno == InvalidBlockNumber || blkno == CF_META_BLOCK ||
+			blkno >= RelationGetNumberOfBlocks(rel))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("cfstore: overflow chain of \"%s\" ends early at %zu of %u bytes",
+							RelationGetRelationName(rel), got, r.len)));
+		buf = ReadBuffer(rel, blkno);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		op = CfPageGetOpaque(page);
+		n = ((PageHeader) page)->pd_lower - MAXALIGN(SizeOfPageHeaderData);
+		if (PageIsNew(page) || op->page_id != CF_PAGE_ID || !(op->flags & CF_PAGE_OVERFLOW) ||
+			n == 0 || n > CF_OVERFLOW_CAP || n > r.len - got)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("cfstore: block %u of \"%s\" is not the overflow page a reference expects",
+							blkno, RelationGetRelationName(rel))));
+		memcpy(out + got, PageGetContents(page), n);
+		got += n;
+		blkno = op->right;
+		UnlockReleaseBuffer(buf);
+	}
+	if (part_crc(out, r.len) != r.crc)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("cfstore: overflow chain at block %u of \"%s\" fails its checksum",
+						r.first, RelationGetRelationName(rel))));
+	return out;
+}
+
+/*
+ * A cell's value as it reads: the bytes its reference stands for (read
+ * into the current memory context) if it is stored out of line.
+ */
+const uint8 *
+cfCellValue(Relation rel, const CfCell *cell, int *len)
+{
+	if (cell->flags & CF_CELL_LONG_VALUE)
+	{
+		if (cell->valuelen != CF_LONGREF_SIZE)
+			elog(ERROR, "cfstore: corrupt reference to an out-of-line value");
+		*len = (int) cfOverflowLength(cell->value);
+		return cfOverflowRead(rel, cell->value);
+	}
+	*len = cell->valuelen;
+	return cell->value;
+}
