@@ -163,8 +163,14 @@ catalog_query(const char *sql, int nargs, Oid *argtypes, Datum *args, long limit
 
 	if (plan == NULL)
 		elog(ERROR, "SPI_prepare failed for \"%s\": %s", sql, SPI_result_code_string(SPI_result));
-	ret = SPI_execute_snapshot(plan, args, NULL, GetLatestSnapshot(), InvalidSnapshot,
-							   true, false, limit);
+	/*
+	 * Parallel mode (a storage relation scanned inside a parallel plan)
+	 * forbids taking a new snapshot; there the query's own snapshot serves,
+	 * as the catalog cannot change under a parallel query.
+	 */
+	ret = SPI_execute_snapshot(plan, args, NULL,
+							   IsInParallelMode() ? InvalidSnapshot : GetLatestSnapshot(),
+							   InvalidSnapshot, true, false, limit);
 	if (ret != SPI_OK_SELECT)
 		elog(ERROR, "catalog query \"%s\" failed: %s", sql, SPI_result_code_string(ret));
 	SPI_freeplan(plan);
