@@ -33,13 +33,6 @@
 
 #include "storage/cfstorage.h"
 
-/* An item of a page being rebuilt. */
-typedef struct CfItem
-{
-	char	   *data;
-	Size		len;
-} CfItem;
-
 static void finish_split(Relation rel, CfRelInfo *info, Buffer lbuf, CfStack *stack);
 static void insert_downlink(Relation rel, CfRelInfo *info, Buffer lbuf, CfStack *stack,
 							const CfKey *sep, BlockNumber rblk);
@@ -323,8 +316,8 @@ page_capacity(Size hikey_len)
 }
 
 /* Write a page from scratch: opaque fields as given, an optional high key, then items. */
-static void
-build_page(Page page, const CfPageOpaqueData *opaque, const char *hikey, Size hikey_len,
+void
+cfBuildPage(Page page, const CfPageOpaqueData *opaque, const char *hikey, Size hikey_len,
 		   const CfItem *items, int n)
 {
 	CfPageOpaque op;
@@ -396,15 +389,17 @@ leaf_separator(CfRelInfo *info, const CfKey *left, const CfKey *right, CfKey *se
  * whole and each grows on a page of its own; a page holding one row only
  * splits 90/10 when the change is at its end (rows grow at their end, as
  * timelines do), else in the middle.  Internal pages split in the middle,
- * or 90/10 at the right edge of the tree.
+ * or 90/10 at the right edge of the tree.  A choice is taken only if both
+ * halves fit: the left one in lcap bytes, the right one in rcap.
  */
 static int
-choose_split(bool leaf, const CfItem *items, int n, int newpos, bool rightmost)
+choose_split(bool leaf, const CfItem *items, int n, int newpos, bool rightmost,
+			 Size lcap, Size rcap)
 {
 	Size		total = 0,
 				acc = 0;
 	int			best = -1,
-				mid = 1;
+				mid = -1;
 	Size		bestdist = 0,
 				middist = 0;
 
@@ -414,10 +409,14 @@ choose_split(bool leaf, const CfItem *items, int n, int newpos, bool rightmost)
 	for (int i = 1; i < n; i++)
 	{
 		Size		dist;
+		bool		fits;
 
 		acc += MAXALIGN(items[i - 1].len) + sizeof(ItemIdData);
+		fits = acc <= lcap && total - acc <= rcap;
+		if (!fits)
+			continue;
 		dist = acc > total / 2 ? acc - total / 2 : total / 2 - acc;
-		if (i == 1 || dist < middist)
+		if (mid < 0 || dist < middist)
 		{
 			mid = i;
 			middist = dist;
@@ -438,6 +437,8 @@ choose_split(bool leaf, const CfItem *items, int n, int newpos, bool rightmost)
 			}
 		}
 	}
+	if (mid < 0)
+		return -1;				/* no split point fits: the caller reports it */
 	if (best > 0)
 		return best;
 	if (newpos == n - 1 && n > 2 && (leaf || rightmost))
@@ -448,10 +449,9 @@ choose_split(bool leaf, const CfItem *items, int n, int newpos, bool rightmost)
 		for (int i = 0; i < n - 1; i++)
 		{
 			acc += MAXALIGN(items[i].len) + sizeof(ItemIdData);
-			if (acc >= target)
+			if (acc >= target && acc <= lcap && total - acc <= rcap)
 				return i + 1;
 		}
-		return n - 1;
 	}
 	return mid;
 }
@@ -511,7 +511,7 @@ rewrite_page(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
 			CfPageGetOpaque(cpage)->flags &= ~CF_PAGE_INCOMPLETE_SPLIT;
 		}
 		gpage = GenericXLogRegisterBuffer(state, buf, 0);
-		build_page(gpage, &keep, hikey, hikey_len, items, n);
+		cfBuildPage(gpage, &keep, hikey, hikey_len, items, n);
 		GenericXLogFinish(state);
 		return;
 	}
@@ -519,8 +519,13 @@ rewrite_page(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
 	/* split */
 	if (n < 2)
 		elog(ERROR, "cfstore: cannot split a page holding one item of %zu bytes", items[0].len);
-	nleft = choose_split(leaf, items, n, newpos, CfPageIsRightmost(op));
-	Assert(nleft >= 1 && nleft < n);
+	/* the left page's high key will be the separator: at most a full key */
+	nleft = choose_split(leaf, items, n, newpos, CfPageIsRightmost(op),
+						 page_capacity(sizeof(CfIndexTupleData) + 3 * CF_LONGREF_SIZE + CF_KEY_MAX),
+						 page_capacity(hikey_len));
+	if (nleft < 1)
+		elog(ERROR, "cfstore: no split of block %u fits (%d items)", BufferGetBlockNumber(buf), n);
+	Assert(nleft < n);
 
 	item_last_key(rel, leaf, &items[nleft - 1], &lastleft, tmp);
 	item_first_key(rel, leaf, &items[nleft], &firstright);
@@ -577,7 +582,7 @@ rewrite_page(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
 	{
 		Page		rpage = GenericXLogRegisterBuffer(state, rbuf, GENERIC_XLOG_FULL_IMAGE);
 
-		build_page(rpage, &rop, hikey, hikey_len, ritems, nright);
+		cfBuildPage(rpage, &rop, hikey, hikey_len, ritems, nright);
 	}
 	if (BufferIsValid(obuf))
 	{
@@ -585,7 +590,7 @@ rewrite_page(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
 
 		CfPageGetOpaque(opage)->left = rblk;
 	}
-	build_page(gpage, &lop, sepbuf, seplen, items, nleft);
+	cfBuildPage(gpage, &lop, sepbuf, seplen, items, nleft);
 	GenericXLogFinish(state);
 
 	if (BufferIsValid(obuf))
@@ -688,7 +693,7 @@ insert_downlink(Relation rel, CfRelInfo *info, Buffer lbuf, CfStack *stack,
 			ritems[1].len = cfIndexTupleSize(sep);
 			ritems[1].data = palloc(ritems[1].len);
 			cfIndexTupleForm(sep, rblk, ritems[1].data);
-			build_page(rp, &rop, NULL, 0, ritems, 2);
+			cfBuildPage(rp, &rop, NULL, 0, ritems, 2);
 			CfPageGetOpaque(lp)->flags &= ~CF_PAGE_INCOMPLETE_SPLIT;
 			CfPageGetMeta(mp)->root = BufferGetBlockNumber(root);
 			CfPageGetMeta(mp)->root_level = level + 1;

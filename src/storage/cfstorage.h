@@ -269,6 +269,15 @@ typedef struct CfStack
 	struct CfStack *parent;
 } CfStack;
 
+/* An item of a page being rebuilt. */
+typedef struct CfItem
+{
+	char	   *data;
+	Size		len;
+} CfItem;
+
+extern void cfBuildPage(Page page, const CfPageOpaqueData *opaque, const char *hikey, Size hikey_len,
+						const CfItem *items, int n);
 extern Buffer cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 						CfStack **stack, CfKey *lowkey, MemoryContext lowcxt);
 extern Buffer cfMoveRight(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *key, int lockmode);

@@ -1,53 +1,729 @@
 /*-------------------------------------------------------------------------
  *
  * cfvacuum.c
- *	  VACUUM of a storage relation.
+ *	  VACUUM of a storage relation: compaction and freezing.
  *
- * This first version counts live cells for the planner and autovacuum and
- * reports them; it removes nothing and freezes nothing, so it never lets
- * relfrozenxid advance past a cell's xmin.  Compaction (shadowed and aborted
- * versions, tombstones past gc_grace_seconds, counter merging, freezing) is
- * described in src/storage/README and is the next step.
+ * Compaction is VACUUM (architecture doc).  VACUUM walks the leaf level
+ * left to right, one page at a time under an exclusive lock, in key order,
+ * so a row's or a column's versions are met newest first and a container's
+ * tombstones before its cells.  It carries across pages the deletions of
+ * the current row and super column and the newest version of the current
+ * column that every snapshot sees ("all-visible": inserted by a transaction
+ * that committed before the oldest xmin any backend may still use), and
+ * removes:
+ *
+ *	- versions of aborted transactions;
+ *	- versions shadowed for every snapshot: older than an all-visible
+ *	  version of their column (semantics §4: a lower timestamp never wins),
+ *	  or not newer than an all-visible deletion of their row or super
+ *	  column (§5: deletion wins ties), or, for counters, not newer than an
+ *	  all-visible deletion of the counter (§7);
+ *	- tombstones, and expired TTL cells, whose local deletion time is more
+ *	  than gc_grace_seconds ago, once all-visible, when nothing they shadow
+ *	  can remain: the column (row, super column) they delete does not go on
+ *	  to the next page (else the next VACUUM removes them, after this one
+ *	  has removed what they shadow there).  An all-visible expired cell is
+ *	  first rewritten as the tombstone it reads as (§6).
+ *
+ * Counter increments that are all-visible and adjacent in a run, with no
+ * deletion between them, are merged into one delta carrying the newest
+ * timestamp: every deletion already written is either newer than all of
+ * them or older than all of them, and a deletion written later is newer
+ * still (counter deletions take the server clock), so a read adds the
+ * same total.
+ *
+ * Freezing: a remaining version whose transaction committed before the
+ * freeze limit loses its xmin (CF_CELL_FROZEN), and relfrozenxid advances
+ * to the oldest xmin left.  Cells inserted into pages VACUUM has passed
+ * come from transactions at or after its oldest xmin, so they do not hold
+ * relfrozenxid back.
+ *
+ * A page that changes is rebuilt in place (one Generic WAL record);
+ * readers hold one page at a time and never keep positions inside a page
+ * across locks, so a rebuild is invisible to them.  Pages and overflow
+ * chains are not freed: the space a rebuild frees is reused by the inserts
+ * that land on the page.  A standby applies the rebuild without a recovery
+ * conflict (Generic WAL carries no horizon), so queries on a standby that
+ * need removed versions require hot_standby_feedback.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "access/generic_xlog.h"
 #include "access/multixact.h"
+#include "access/transam.h"
+#include "access/xact.h"
 #include "commands/vacuum.h"
+#include "datatype/timestamp.h"
 #include "miscadmin.h"
 #include "pgstat.h"
-#include "utils/snapmgr.h"
+#include "storage/procarray.h"
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
 
 #include "storage/cfstorage.h"
 
-/* VACUUM: report pages and live cells. */
+#define CF_NO_DELETION PG_INT64_MIN
+
+/* What VACUUM knows of a version's inserting transaction. */
+typedef enum CfXminState
+{
+	CF_XMIN_ABORTED,
+	CF_XMIN_RUNNING,			/* in progress: keep, and it shadows nothing */
+	CF_XMIN_RECENT,				/* committed, but some snapshot may not see it */
+	CF_XMIN_ALL_VISIBLE
+} CfXminState;
+
+/* A copy of one part of a key (row key, super column or name). */
+typedef struct CfPart
+{
+	bool		set;
+	int			len;
+	int			cap;
+	uint8	   *bytes;
+} CfPart;
+
+/* A tombstone past gc_grace_seconds whose column or container went on past its page. */
+typedef struct CfDeferred
+{
+	CfKey		key;			/* a copy: row key, super column, name, writetime */
+} CfDeferred;
+
+/* The state of one VACUUM. */
+typedef struct CfVacuum
+{
+	Relation	rel;
+	MemoryContext cxt;			/* lives as long as the VACUUM */
+	CfRelInfo  *info;
+	TransactionId oldest_xmin;
+	TransactionId freeze_limit;
+	TransactionId new_frozen_xid;	/* the oldest xmin left unfrozen */
+	int64		now;			/* seconds since 1970 */
+	int64		gc_grace;
+
+	/* the containers and the column being read, across pages */
+	CfPart		key;
+	CfPart		sc;
+	CfPart		name;
+	int64		row_del;		/* newest all-visible row deletion */
+	int64		sc_del;			/* newest all-visible super column deletion */
+	bool		col_won;		/* an all-visible version of the column was met */
+	int64		col_won_ts;
+	int64		col_del;		/* counters: newest all-visible deletion */
+	bool		col_counted;
+
+	/* what the page being rebuilt ends with, and its right sibling's start */
+	bool		page_continues; /* the page has a right sibling */
+	CfPart		next_key;		/* the right sibling's first row key and sc */
+	CfPart		next_sc;
+	CfPart		next_name;
+	bool		next_known;
+
+	/* tombstones to remove once the pass has removed what they shadow */
+	List	   *deferred;		/* of CfDeferred */
+
+	/* counts */
+	double		pages;
+	double		live;
+	double		removed;
+	double		frozen;
+} CfVacuum;
+
+/* Seconds since 1970 now. */
+static int64
+unix_seconds(void)
+{
+	return (int64) (GetCurrentTimestamp() / USECS_PER_SEC) +
+		(int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY;
+}
+
+/* Whether a part holds these bytes. */
+static bool
+part_is(const CfPart *p, const uint8 *bytes, int len)
+{
+	return p->set && p->len == len && (len == 0 || memcmp(p->bytes, bytes, len) == 0);
+}
+
+/* Make a part hold these bytes (memory of cxt, which outlives pages). */
+static void
+part_set(MemoryContext cxt, CfPart *p, const uint8 *bytes, int len)
+{
+	if (p->cap < len || p->bytes == NULL)
+	{
+		p->cap = Max(len, 64);
+		p->bytes = p->bytes ? repalloc(p->bytes, p->cap) : MemoryContextAlloc(cxt, p->cap);
+	}
+	if (len > 0)
+		memcpy(p->bytes, bytes, len);
+	p->len = len;
+	p->set = true;
+}
+
+/* The state of a version's inserting transaction, for VACUUM. */
+static CfXminState
+xmin_state(CfVacuum *v, const CfCell *cell)
+{
+	TransactionId xmin = cell->xmin;
+
+	if (cell->flags & CF_CELL_FROZEN)
+		return CF_XMIN_ALL_VISIBLE;
+	if (cell->flags & CF_CELL_XMIN_INVALID)
+		return CF_XMIN_ABORTED;
+	if (!(cell->flags & CF_CELL_XMIN_COMMITTED))
+	{
+		if (TransactionIdIsCurrentTransactionId(xmin) || TransactionIdIsInProgress(xmin))
+			return CF_XMIN_RUNNING;
+		if (!TransactionIdDidCommit(xmin))
+			return CF_XMIN_ABORTED;
+	}
+	return TransactionIdPrecedes(xmin, v->oldest_xmin) ? CF_XMIN_ALL_VISIBLE : CF_XMIN_RECENT;
+}
+
+/* The local deletion time of a tombstone (its value, big-endian seconds). */
+static int64
+deletion_time(const CfCell *cell)
+{
+	if (cell->valuelen != 4 || (cell->flags & CF_CELL_LONG_VALUE))
+		return 0;
+	return ((int64) cell->value[0] << 24) | ((int64) cell->value[1] << 16) |
+		((int64) cell->value[2] << 8) | (int64) cell->value[3];
+}
+
+/*
+ * Whether the container or column ending with the given parts may go on
+ * past this page (into its right sibling), so that a tombstone for it must
+ * stay until what it shadows there is gone.  nparts: 1 row, 2 super
+ * column, 3 column.
+ */
+static bool
+goes_on(CfVacuum *v, const CfRun *run, const CfCell *cell, int nparts)
+{
+	if (!v->page_continues)
+		return false;
+	if (!v->next_known)
+		return true;			/* an empty right sibling: be safe */
+	if (!part_is(&v->next_key, run->key, run->keylen))
+		return false;
+	if (nparts >= 2 && !part_is(&v->next_sc, run->sc, run->sclen))
+		return false;
+	if (nparts >= 3 && !part_is(&v->next_name, cell->name, cell->namelen))
+		return false;
+	return true;
+}
+
+/* Whether a tombstone deleted at deltime is past gc_grace_seconds. */
+static bool
+past_grace(CfVacuum *v, int64 deltime)
+{
+	return deltime + v->gc_grace < v->now;
+}
+
+/*
+ * Whether an all-visible tombstone past gc_grace_seconds goes now.  If
+ * what it deletes goes on past this page, it stays for now and is removed
+ * after the pass (remove_deferred), once the pass has removed what it
+ * shadows there: removing it first would let a crash bring them back.
+ */
+static bool
+gc_now(CfVacuum *v, const CfRun *run, const CfCell *cell, int nparts)
+{
+	CfDeferred *d;
+	CfKey		k;
+	MemoryContext old;
+
+	if (!goes_on(v, run, cell, nparts))
+		return true;
+	old = MemoryContextSwitchTo(v->cxt);
+	cfCellKey(run, cell, &k);
+	d = palloc(sizeof(CfDeferred));
+	cfKeyCopy(&k, &d->key, CurrentMemoryContext);
+	v->deferred = lappend(v->deferred, d);
+	MemoryContextSwitchTo(old);
+	return false;
+}
+
+/* Enter the run's containers: reset what belongs to the previous ones. */
+static void
+enter_run(CfVacuum *v, const CfRun *run)
+{
+	if (!part_is(&v->key, run->key, run->keylen))
+	{
+		part_set(v->cxt, &v->key, run->key, run->keylen);
+		v->row_del = CF_NO_DELETION;
+		v->sc.set = false;
+	}
+	if (!part_is(&v->sc, run->sc, run->sclen))
+	{
+		part_set(v->cxt, &v->sc, run->sc, run->sclen);
+		v->sc_del = CF_NO_DELETION;
+		v->name.set = false;
+	}
+}
+
+/* Enter a cell's column: reset the previous column's state. */
+static void
+enter_column(CfVacuum *v, const CfCell *cell)
+{
+	if (part_is(&v->name, cell->name, cell->namelen))
+		return;
+	part_set(v->cxt, &v->name, cell->name, cell->namelen);
+	v->col_won = false;
+	v->col_won_ts = 0;
+	v->col_del = CF_NO_DELETION;
+	v->col_counted = false;
+}
+
+/*
+ * Decide the fate of one version (already entered); returns false to
+ * remove it.  May rewrite *cell (an expired cell into its tombstone,
+ * freezing); deltime_buf holds a rewritten tombstone's value.
+ */
+static bool
+keep_cell(CfVacuum *v, const CfRun *run, CfCell *cell, CfXminState st, uint8 *deltime_buf)
+{
+	bool		tomb = (cell->flags & CF_CELL_TOMBSTONE) != 0;
+	bool		counter = (cell->flags & CF_CELL_COUNTER) != 0;
+	int64		container_del = Max(v->row_del, v->sc_del);
+
+	if (st == CF_XMIN_ABORTED)
+		return false;
+
+	/* a container's tombstone */
+	if (cell->namelen == 0)
+	{
+		bool		row = (run->sclen == 0);
+
+		if (st == CF_XMIN_ALL_VISIBLE)
+		{
+			if (row)
+				v->row_del = Max(v->row_del, cell->writetime);
+			else
+				v->sc_del = Max(v->sc_del, cell->writetime);
+			if (past_grace(v, deletion_time(cell)) && gc_now(v, run, cell, row ? 1 : 2))
+				return false;
+		}
+		return true;
+	}
+
+	/* shadowed by a container's deletion (deletion wins ties) */
+	if (cell->writetime <= container_del)
+		return false;
+
+	if (counter || (tomb && v->info->is_counter))
+	{
+		/* counters: a deletion shadows the increments not newer than it */
+		if (cell->writetime <= v->col_del)
+			return false;
+		if (tomb && st == CF_XMIN_ALL_VISIBLE)
+		{
+			v->col_del = cell->writetime;
+			if (past_grace(v, deletion_time(cell)) && gc_now(v, run, cell, 3))
+				return false;
+		}
+		return true;
+	}
+
+	/* a lower timestamp than an all-visible version never wins */
+	if (v->col_won && cell->writetime < v->col_won_ts)
+		return false;
+
+	/* an expired cell reads as a tombstone at its timestamp */
+	if (!tomb && (cell->flags & CF_CELL_EXPIRING) && v->now >= (int64) cell->expires_at &&
+		st == CF_XMIN_ALL_VISIBLE)
+	{
+		uint32		t = cell->expires_at;
+
+		deltime_buf[0] = (uint8) (t >> 24);
+		deltime_buf[1] = (uint8) (t >> 16);
+		deltime_buf[2] = (uint8) (t >> 8);
+		deltime_buf[3] = (uint8) t;
+		cell->flags = (cell->flags & ~(CF_CELL_EXPIRING | CF_CELL_LONG_VALUE)) | CF_CELL_TOMBSTONE;
+		cell->value = deltime_buf;
+		cell->valuelen = 4;
+		cell->ttl = 0;
+		cell->expires_at = 0;
+		tomb = true;
+	}
+
+	if (st == CF_XMIN_ALL_VISIBLE && !v->col_won)
+	{
+		v->col_won = true;
+		v->col_won_ts = cell->writetime;
+		if (tomb && past_grace(v, deletion_time(cell)) && gc_now(v, run, cell, 3))
+			return false;
+	}
+	return true;
+}
+
+/* Freeze a version kept, or note its xmin as one relfrozenxid must not pass. */
+static void
+freeze_cell(CfVacuum *v, CfCell *cell, CfXminState st)
+{
+	if (cell->flags & CF_CELL_FROZEN)
+		return;
+	if (st == CF_XMIN_ALL_VISIBLE && TransactionIdPrecedes(cell->xmin, v->freeze_limit))
+	{
+		cell->flags = (cell->flags & ~(CF_CELL_XMIN_COMMITTED | CF_CELL_XMIN_INVALID)) | CF_CELL_FROZEN;
+		cell->xmin = FrozenTransactionId;
+		cell->cmin = 0;
+		v->frozen++;
+		return;
+	}
+	if (TransactionIdIsNormal(cell->xmin) && TransactionIdPrecedes(cell->xmin, v->new_frozen_xid))
+		v->new_frozen_xid = cell->xmin;
+}
+
+/*
+ * Compact one run.  Returns true if it changed; *out receives the kept
+ * cells (memory of the current context).
+ */
+static bool
+compact_run(CfVacuum *v, CfRun *run, CfRun *out)
+{
+	CfCell	   *kept = palloc(sizeof(CfCell) * Max(run->ncells, 1));
+	bool	   *allvis = palloc(sizeof(bool) * Max(run->ncells, 1));
+	int			n = 0;
+	bool		changed = false;
+
+	enter_run(v, run);
+	for (int i = 0; i < run->ncells; i++)
+	{
+		CfCell		c = run->cells[i];
+		uint8	   *deltime = palloc(4);
+		uint8		oldflags = c.flags;
+		CfXminState st = xmin_state(v, &c);
+
+		enter_column(v, &c);
+		if (!keep_cell(v, run, &c, st, deltime))
+		{
+			v->removed++;
+			changed = true;
+			continue;
+		}
+		freeze_cell(v, &c, st);
+
+		/* adjacent all-visible increments of one counter merge */
+		if (n > 0 && st == CF_XMIN_ALL_VISIBLE && allvis[n - 1] &&
+			(c.flags & CF_CELL_COUNTER) && !(c.flags & CF_CELL_TOMBSTONE) &&
+			(kept[n - 1].flags & CF_CELL_COUNTER) && !(kept[n - 1].flags & CF_CELL_TOMBSTONE) &&
+			c.valuelen == 8 && kept[n - 1].valuelen == 8 &&
+			c.namelen == kept[n - 1].namelen && memcmp(c.name, kept[n - 1].name, c.namelen) == 0)
+		{
+			uint8	   *sum = palloc(8);
+			uint64		total = (uint64) cfReadBe64(kept[n - 1].value) + (uint64) cfReadBe64(c.value);
+			uint64		be = pg_hton64(total);
+
+			memcpy(sum, &be, 8);
+			kept[n - 1].value = sum;
+			v->removed++;
+			changed = true;
+			continue;
+		}
+		if (c.flags != oldflags)
+			changed = true;
+		if (c.namelen > 0 && !(c.flags & CF_CELL_TOMBSTONE) && !v->col_counted)
+		{
+			v->live++;
+			v->col_counted = true;
+		}
+		allvis[n] = (st == CF_XMIN_ALL_VISIBLE);
+		kept[n++] = c;
+	}
+	*out = *run;
+	out->cells = kept;
+	out->ncells = n;
+	return changed;
+}
+
+/*
+ * Note the first key to the right of the page in buf (locked): that of its
+ * right sibling, or of the first non-empty page after empty ones (at most
+ * a few; beyond them, the key stays unknown and tombstones stay).
+ */
+static void
+peek_right(CfVacuum *v, Buffer buf, BufferAccessStrategy strategy)
+{
+	BlockNumber right = CfPageGetOpaque(BufferGetPage(buf))->right;
+
+	v->page_continues = (right != InvalidBlockNumber);
+	v->next_known = false;
+	for (int hops = 0; hops < 16 && right != InvalidBlockNumber; hops++)
+	{
+		Buffer		rbuf;
+		Page		rpage;
+		CfPageOpaque rop;
+
+		/* left to right, as a split locks its pages: no deadlock */
+		rbuf = ReadBufferExtended(v->rel, MAIN_FORKNUM, right, RBM_NORMAL, strategy);
+		LockBuffer(rbuf, BUFFER_LOCK_SHARE);
+		rpage = BufferGetPage(rbuf);
+		rop = CfPageGetOpaque(rpage);
+		if (PageGetMaxOffsetNumber(rpage) >= CfPageFirstData(rop))
+		{
+			CfKey		fk;
+
+			cfRunFirstKey(v->rel, PageGetItem(rpage, PageGetItemId(rpage, CfPageFirstData(rop))), &fk);
+			part_set(v->cxt, &v->next_key, fk.key, fk.keylen);
+			part_set(v->cxt, &v->next_sc, fk.sc, fk.sclen);
+			part_set(v->cxt, &v->next_name, fk.name, fk.namelen);
+			v->next_known = true;
+			UnlockReleaseBuffer(rbuf);
+			return;
+		}
+		right = rop->right;
+		UnlockReleaseBuffer(rbuf);
+		if (right == InvalidBlockNumber)
+		{
+			/* only empty pages follow: nothing goes on */
+			v->page_continues = false;
+			return;
+		}
+	}
+}
+
+/* Rebuild the leaf page in buf (exclusively locked) with items, in one WAL record. */
+static void
+rebuild_page(CfVacuum *v, Buffer buf, const CfItem *items, int n)
+{
+	Page		page = BufferGetPage(buf);
+	CfPageOpaqueData keep = *CfPageGetOpaque(page);
+	char	   *hikey = NULL;
+	Size		hikey_len = 0;
+	GenericXLogState *state;
+	Page		gpage;
+
+	if (!CfPageIsRightmost(&keep))
+	{
+		ItemId		iid = PageGetItemId(page, CF_HIKEY);
+
+		hikey_len = ItemIdGetLength(iid);
+		hikey = palloc(hikey_len);
+		memcpy(hikey, PageGetItem(page, iid), hikey_len);
+	}
+	keep.garbage = 0;
+	state = GenericXLogStart(v->rel);
+	gpage = GenericXLogRegisterBuffer(state, buf, 0);
+	cfBuildPage(gpage, &keep, hikey, hikey_len, items, n);
+	GenericXLogFinish(state);
+}
+
+/* Copies of the items of a leaf page after its high key. */
+static CfItem *
+copy_items(Page page, int *n)
+{
+	CfPageOpaque op = CfPageGetOpaque(page);
+	OffsetNumber first = CfPageFirstData(op);
+	OffsetNumber max = PageGetMaxOffsetNumber(page);
+	CfItem	   *items = palloc(sizeof(CfItem) * Max(max - first + 1, 1));
+
+	*n = 0;
+	for (OffsetNumber off = first; off <= max; off++)
+	{
+		ItemId		iid = PageGetItemId(page, off);
+
+		items[*n].len = ItemIdGetLength(iid);
+		items[*n].data = palloc(items[*n].len);
+		memcpy(items[*n].data, PageGetItem(page, iid), items[*n].len);
+		(*n)++;
+	}
+	return items;
+}
+
+/* Compact the leaf page in buf (exclusively locked), rebuilding it if anything changed. */
+static void
+vacuum_page(CfVacuum *v, Buffer buf, BufferAccessStrategy strategy, MemoryContext cxt)
+{
+	Page		page = BufferGetPage(buf);
+	CfPageOpaque op = CfPageGetOpaque(page);
+	OffsetNumber first = CfPageFirstData(op);
+	OffsetNumber max = PageGetMaxOffsetNumber(page);
+	CfItem	   *items;
+	int			n = 0;
+	bool		changed = false;
+	MemoryContext old;
+
+	v->pages++;
+	if (max < first)
+		return;
+	old = MemoryContextSwitchTo(cxt);
+	peek_right(v, buf, strategy);
+	items = palloc(sizeof(CfItem) * (max - first + 1));
+	for (OffsetNumber off = first; off <= max; off++)
+	{
+		ItemId		iid = PageGetItemId(page, off);
+		CfRun		run,
+					kept;
+
+		cfRunDecode(v->rel, PageGetItem(page, iid), ItemIdGetLength(iid), &run, cxt);
+		if (!compact_run(v, &run, &kept))
+		{
+			/* unchanged: keep the item as it is, room to grow included */
+			items[n].len = ItemIdGetLength(iid);
+			items[n].data = palloc(items[n].len);
+			memcpy(items[n].data, PageGetItem(page, iid), items[n].len);
+			n++;
+			continue;
+		}
+		changed = true;
+		if (kept.ncells == 0)
+			continue;
+		items[n].len = cfRunEncodedSize(&kept);
+		items[n].data = palloc(items[n].len);
+		cfRunEncode(&kept, items[n].data);
+		n++;
+	}
+
+	if (changed)
+		rebuild_page(v, buf, items, n);
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(cxt);
+}
+
+/*
+ * Remove a deferred tombstone (key: its full key) from the leaf that now
+ * holds it, if it is still there and still past gc_grace_seconds.
+ */
+static void
+remove_deferred(CfVacuum *v, const CfKey *key, MemoryContext cxt)
+{
+	Buffer		buf = cfDescend(v->rel, v->info, key, true, NULL, NULL, NULL);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	Page		page;
+	CfItem	   *items;
+	int			n,
+				target = -1;
+
+	if (!BufferIsValid(buf))
+	{
+		MemoryContextSwitchTo(old);
+		return;
+	}
+	page = BufferGetPage(buf);
+	items = copy_items(page, &n);
+
+	/* the run that holds it: the last whose first key is at or below it */
+	for (int lo = 0, hi = n; lo < hi;)
+	{
+		int			mid = (lo + hi) / 2;
+		CfKey		fk;
+
+		cfRunFirstKey(v->rel, items[mid].data, &fk);
+		if (cfKeyCompare(&v->info->order, &fk, key) <= 0)
+			lo = mid + 1, target = mid;
+		else
+			hi = mid;
+	}
+	if (target >= 0)
+	{
+		CfRun		run;
+		int			j = 0;
+
+		cfRunDecode(v->rel, items[target].data, items[target].len, &run, cxt);
+		for (int i = 0; i < run.ncells; i++)
+		{
+			CfCell	   *c = &run.cells[i];
+			CfKey		ck;
+
+			cfCellKey(&run, c, &ck);
+			if ((c->flags & CF_CELL_TOMBSTONE) && cfKeyCompare(&v->info->order, &ck, key) == 0 &&
+				xmin_state(v, c) == CF_XMIN_ALL_VISIBLE && past_grace(v, deletion_time(c)))
+			{
+				v->removed++;
+				continue;
+			}
+			run.cells[j++] = *c;
+		}
+		if (j < run.ncells)
+		{
+			run.ncells = j;
+			if (j == 0)
+			{
+				memmove(&items[target], &items[target + 1], sizeof(CfItem) * (n - target - 1));
+				n--;
+			}
+			else
+			{
+				items[target].len = cfRunEncodedSize(&run);
+				items[target].data = palloc(items[target].len);
+				cfRunEncode(&run, items[target].data);
+			}
+			rebuild_page(v, buf, items, n);
+		}
+	}
+	UnlockReleaseBuffer(buf);
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(cxt);
+}
+
+/* VACUUM: compact and freeze every leaf page, then update the statistics. */
 void
 cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strategy)
 {
 	BlockNumber npages = RelationGetNumberOfBlocks(rel);
-	double		live = 0;
+	CfVacuum	v;
+	MultiXactId oldest_mxact,
+				multi_cutoff;
 	bool		frozenxid_updated,
 				minmulti_updated;
+	MemoryContext cxt,
+				pagecxt,
+				old;
 
-	(void) params;
-	(void) strategy;
+	memset(&v, 0, sizeof(v));
+	v.rel = rel;
+	v.info = cfRelInfo(rel);
+	v.now = unix_seconds();
+	v.gc_grace = cfRelationColumnFamily(rel)->gc_grace_seconds;
+	(void) vacuum_set_xid_limits(rel, params->freeze_min_age, params->freeze_table_age,
+								 params->multixact_freeze_min_age,
+								 params->multixact_freeze_table_age,
+								 &v.oldest_xmin, &oldest_mxact, &v.freeze_limit, &multi_cutoff);
+	v.new_frozen_xid = v.oldest_xmin;
+	v.row_del = v.sc_del = v.col_del = CF_NO_DELETION;
+
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore vacuum", ALLOCSET_DEFAULT_SIZES);
+	pagecxt = AllocSetContextCreate(cxt, "cfstore vacuum page", ALLOCSET_DEFAULT_SIZES);
+	v.cxt = cxt;
+	old = MemoryContextSwitchTo(cxt);
+
 	if (npages > 0)
 	{
-		Snapshot	snapshot = RegisterSnapshot(GetLatestSnapshot());
-		CfScanState *scan = cfScanBegin(rel, snapshot);
-		CfOutCell	c;
+		static const CfKey minus_infinity = {NULL, 0, NULL, 0, NULL, 0, 0, 0, -1, NULL, NULL, NULL};
+		Buffer		buf = cfDescend(rel, v.info, &minus_infinity, true, NULL, NULL, NULL);
 
-		while (cfScanNext(scan, &c))
+		while (BufferIsValid(buf))
 		{
-			live += 1;
-			if (((uint64) live & 0xfff) == 0)
-				CHECK_FOR_INTERRUPTS();
+			BlockNumber right;
+
+			vacuum_page(&v, buf, strategy, pagecxt);
+			right = CfPageGetOpaque(BufferGetPage(buf))->right;
+			UnlockReleaseBuffer(buf);
+			vacuum_delay_point();
+			if (right == InvalidBlockNumber)
+				break;
+			buf = ReadBufferExtended(rel, MAIN_FORKNUM, right, RBM_NORMAL, strategy);
+			LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
 		}
-		cfScanEnd(scan);
-		UnregisterSnapshot(snapshot);
 	}
-	vac_update_relstats(rel, npages, live, 0, false, InvalidTransactionId, InvalidMultiXactId,
+	{
+		ListCell   *lc;
+
+		foreach(lc, v.deferred)
+		{
+			remove_deferred(&v, &((CfDeferred *) lfirst(lc))->key, pagecxt);
+			vacuum_delay_point();
+		}
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(cxt);
+
+	/* every leaf was read: nothing older than new_frozen_xid is left unfrozen */
+	vac_update_relstats(rel, RelationGetNumberOfBlocks(rel), v.live, 0, false,
+						npages > 0 ? v.new_frozen_xid : v.oldest_xmin, oldest_mxact,
 						&frozenxid_updated, &minmulti_updated, false);
-	pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared, live, 0);
+	pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared, v.live, v.removed);
+	ereport((params->options & VACOPT_VERBOSE) ? INFO : DEBUG2,
+			(errmsg("cfstore: vacuumed \"%s\": %.0f leaf pages, %.0f live columns, %.0f versions removed, %.0f frozen",
+					RelationGetRelationName(rel), v.pages, v.live, v.removed, v.frozen)));
 }

@@ -1,0 +1,142 @@
+-- VACUUM compacts (architecture doc "Compaction is VACUUM"): shadowed and
+-- aborted versions go, tombstones and expired cells past gc_grace_seconds
+-- go, counter increments merge, old xmins are frozen and relfrozenxid
+-- advances; what every read returns stays the same.  (Concurrency with
+-- VACUUM is in the isolation spec vacuum_concurrent.)
+\set VERBOSITY terse
+
+SELECT cfstore.create_keyspace('Vac');
+-- gc_grace_seconds 0: tombstones may go at once
+SELECT cfstore.create_column_family('Vac', 'Now', comparator => 'UTF8Type',
+         key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type', gc_grace_seconds => 0);
+-- the default (ten days): tombstones stay
+SELECT cfstore.create_column_family('Vac', 'Grace', comparator => 'UTF8Type',
+         key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type');
+SELECT cfstore.create_column_family('Vac', 'Cnt', comparator => 'UTF8Type',
+         key_validation_class => 'UTF8Type', default_validation_class => 'CounterColumnType', gc_grace_seconds => 0);
+SELECT cfstore.create_column_family('Vac', 'Sup', column_type => 'Super', comparator => 'UTF8Type',
+         subcomparator => 'UTF8Type', key_validation_class => 'UTF8Type',
+         default_validation_class => 'UTF8Type', gc_grace_seconds => 0);
+SELECT cfstore._storage_relation('Vac', 'Now') AS now_rel \gset
+SELECT cfstore._storage_relation('Vac', 'Grace') AS grace_rel \gset
+SELECT cfstore._storage_relation('Vac', 'Cnt') AS cnt_rel \gset
+SELECT cfstore._storage_relation('Vac', 'Sup') AS sup_rel \gset
+
+-- ---------------------------------------------------------------------------
+-- 1. shadowed versions: ten writes of each of three columns leave one each;
+--    a later write with an older timestamp is shadowed too
+-- ---------------------------------------------------------------------------
+SELECT count(cfstore.insert('Vac', 'Grace', 'r', c, c || w, writetime => w))
+  FROM generate_series(1, 10) w, unnest(ARRAY['a', 'b', 'c']) c;
+SELECT cfstore.insert('Vac', 'Grace', 'r', 'a', 'late but old', writetime => 5);
+SELECT cell_versions, live_cells FROM cfstore.stats('Vac', 'Grace');
+SELECT column_name, value, writetime FROM cfstore.get_slice('Vac', 'Grace', 'r');
+VACUUM :grace_rel;
+SELECT cell_versions, live_cells, tombstones FROM cfstore.stats('Vac', 'Grace');
+SELECT column_name, value, writetime FROM cfstore.get_slice('Vac', 'Grace', 'r');
+SELECT cfstore.verify('Vac', 'Grace');
+
+-- a timestamp tie: both versions stay (the greater value wins on read)
+SELECT cfstore.insert('Vac', 'Grace', 'tie', 'c', 'a', writetime => 1);
+SELECT cfstore.insert('Vac', 'Grace', 'tie', 'c', 'b', writetime => 1);
+VACUUM :grace_rel;
+SELECT value FROM cfstore.get('Vac', 'Grace', 'tie', 'c');
+
+-- ---------------------------------------------------------------------------
+-- 2. aborted versions go; tombstones within gc_grace_seconds stay, with
+--    what they shadow gone
+-- ---------------------------------------------------------------------------
+BEGIN;
+SELECT count(cfstore.insert('Vac', 'Grace', 'aborted', 'c' || i, 'v', writetime => 100)) FROM generate_series(1, 50) i;
+ROLLBACK;
+SELECT cfstore.insert('Vac', 'Grace', 'gone', 'x', 'v', writetime => 1);
+SELECT cfstore.insert('Vac', 'Grace', 'gone', 'y', 'v', writetime => 1);
+SELECT cfstore.remove('Vac', 'Grace', 'gone', 'x', writetime => 2);
+SELECT cfstore.remove('Vac', 'Grace', 'r', writetime => 9);
+SELECT cell_versions, tombstones FROM cfstore.stats('Vac', 'Grace');
+VACUUM :grace_rel;
+SELECT cell_versions, tombstones FROM cfstore.stats('Vac', 'Grace');
+SELECT key, column_name, value FROM :grace_rel ORDER BY 1, 2;
+SELECT cfstore.verify('Vac', 'Grace');
+
+-- ---------------------------------------------------------------------------
+-- 3. past gc_grace_seconds: column, row and expired cells go whole
+-- ---------------------------------------------------------------------------
+SELECT count(cfstore.insert('Vac', 'Now', 'row' || r, 'c' || c, 'v', writetime => 1))
+  FROM generate_series(1, 3) r, generate_series(1, 3) c;
+SELECT cfstore.remove('Vac', 'Now', 'row1', 'c2', writetime => 2);
+SELECT cfstore.remove('Vac', 'Now', 'row2', writetime => 2);
+-- a write older than the row deletion stays deleted
+SELECT cfstore.insert('Vac', 'Now', 'row2', 'c9', 'old', writetime => 1);
+SELECT cfstore.insert('Vac', 'Now', 'row3', 'ttl', 'short', ttl => 1, writetime => 1);
+SELECT pg_sleep(1.5);
+SELECT cell_versions, live_cells, tombstones FROM cfstore.stats('Vac', 'Now');
+VACUUM :now_rel;
+SELECT cell_versions, live_cells, tombstones FROM cfstore.stats('Vac', 'Now');
+SELECT key, column_name, value FROM :now_rel ORDER BY 1, 2;
+SELECT cfstore.verify('Vac', 'Now');
+
+-- a row deleted across many pages: VACUUM removes its cells on every page,
+-- then (the row went on past the tombstone's page) the tombstone; a second
+-- VACUUM finds nothing to do
+SELECT count(cfstore.insert('Vac', 'Now', 'wide', lpad(i::text, 5, '0'), repeat('x', 100), writetime => 1))
+  FROM generate_series(1, 500) i;
+SELECT cfstore.insert('Vac', 'Now', 'wide', '99999', 'newer', writetime => 3);
+SELECT cfstore.remove('Vac', 'Now', 'wide', writetime => 2);
+SELECT leaf_pages > 3 AS spans_pages FROM cfstore.stats('Vac', 'Now');
+SELECT pg_sleep(1.1);
+VACUUM :now_rel;
+SELECT cell_versions, tombstones FROM cfstore.stats('Vac', 'Now');
+SELECT column_name, value FROM cfstore.get_slice('Vac', 'Now', 'wide');
+VACUUM :now_rel;
+SELECT cell_versions, tombstones FROM cfstore.stats('Vac', 'Now');
+SELECT column_name, value FROM cfstore.get_slice('Vac', 'Now', 'wide');
+SELECT cfstore.verify('Vac', 'Now');
+-- the space a page frees is used again
+SELECT pg_relation_size(:'now_rel') AS size_before \gset
+SELECT count(cfstore.insert('Vac', 'Now', 'wide', lpad(i::text, 5, '0'), repeat('y', 100), writetime => 4))
+  FROM generate_series(1, 200) i;
+SELECT pg_relation_size(:'now_rel') = :size_before AS no_new_pages;
+SELECT count(*) FROM cfstore.get_slice('Vac', 'Now', 'wide', count => 1000);
+
+-- ---------------------------------------------------------------------------
+-- 4. counters: increments merge, a deletion removes what it shadows
+-- ---------------------------------------------------------------------------
+SELECT count(cfstore.add('Vac', 'Cnt', 'k', 'hits', i)) FROM generate_series(1, 20) i;
+SELECT count(cfstore.add('Vac', 'Cnt', 'k', 'misses', 1)) FROM generate_series(1, 5) i;
+SELECT cfstore.remove_counter('Vac', 'Cnt', 'k', 'misses');
+SELECT cfstore.add('Vac', 'Cnt', 'k', 'misses', 7);
+SELECT column_name, value FROM cfstore.get_slice('Vac', 'Cnt', 'k');
+SELECT cell_versions FROM cfstore.stats('Vac', 'Cnt');
+VACUUM :cnt_rel;
+SELECT cell_versions FROM cfstore.stats('Vac', 'Cnt');
+SELECT column_name, value FROM cfstore.get_slice('Vac', 'Cnt', 'k');
+SELECT cfstore.add('Vac', 'Cnt', 'k', 'hits', 1000);
+SELECT column_name, value FROM cfstore.get_slice('Vac', 'Cnt', 'k');
+SELECT cfstore.verify('Vac', 'Cnt');
+
+-- ---------------------------------------------------------------------------
+-- 5. super columns: a super column deletion removes its subcolumns only
+-- ---------------------------------------------------------------------------
+SELECT count(cfstore.insert('Vac', 'Sup', 'k', c, 'v', super_column => s, writetime => 1))
+  FROM unnest(ARRAY['s1', 's2']) s, unnest(ARRAY['a', 'b']) c;
+SELECT cfstore.remove('Vac', 'Sup', 'k', super_column => 's1', writetime => 1);
+VACUUM :sup_rel;
+SELECT cell_versions, tombstones FROM cfstore.stats('Vac', 'Sup');
+SELECT super_column, column_name FROM cfstore.get_slice('Vac', 'Sup', 'k');
+SELECT cfstore.verify('Vac', 'Sup');
+
+-- ---------------------------------------------------------------------------
+-- 6. freezing: VACUUM FREEZE freezes every version and relfrozenxid
+--    advances to the oldest xmin left (none: the freeze horizon)
+-- ---------------------------------------------------------------------------
+SELECT relfrozenxid AS frozen_before FROM pg_class WHERE oid = :'grace_rel'::regclass \gset
+SELECT txid_current() IS NOT NULL AS burn_an_xid;
+VACUUM (FREEZE) :grace_rel;
+SELECT age(relfrozenxid) < age(:'frozen_before'::xid) AS advanced FROM pg_class WHERE oid = :'grace_rel'::regclass;
+SELECT key, column_name, value FROM :grace_rel ORDER BY 1, 2;
+SELECT cfstore.verify('Vac', 'Grace');
+-- autovacuum sees the inserts
+SELECT n_tup_ins > 0 AS counted FROM pg_stat_user_tables WHERE relid = :'grace_rel'::regclass;
+
+SELECT cfstore.drop_keyspace('Vac');
