@@ -29,13 +29,16 @@ SELECT cfstore.create_column_family('ks', 'sup', column_type => 'Super', compara
   subcomparator => 'LongType', key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type');
 SELECT cfstore.create_column_family('ks', 'cnt', default_validation_class => 'CounterColumnType',
   key_validation_class => 'UTF8Type', comparator => 'UTF8Type');
+SELECT cfstore.create_column_family('ks', 'big', comparator => 'UTF8Type',
+  key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type', gc_grace_seconds => 0);
 });
 
 $primary->safe_psql('postgres', q{SELECT pg_create_physical_replication_slot('standby')});
 $primary->backup('bk');
 my $standby = PostgreSQL::Test::Cluster->new('standby');
 $standby->init_from_backup($primary, 'bk', has_streaming => 1);
-$standby->append_conf('postgresql.conf', q{primary_slot_name = 'standby'});
+$standby->append_conf('postgresql.conf', q{primary_slot_name = 'standby'
+wal_receiver_status_interval = 1});
 $standby->start;
 
 # Interleaved rows, enough cells for splits at two levels.
@@ -52,6 +55,12 @@ SELECT cfstore.remove('ks', 'tl', 'user5', writetime => 15000);
 SELECT cfstore.remove('ks', 'sup', 'row3', super_column => 'sc4', writetime => 2000);
 SELECT cfstore.remove_counter('ks', 'cnt', 'c3', 'n1');
 SELECT cfstore.insert('ks', 'tl', 'ttl', cfstore.timeuuid_now(), 'short', ttl => 1);
+-- long keys, names and values live in overflow pages
+SELECT count(cfstore.insert('ks', 'big', repeat('k', 400) || (i % 5), repeat('n', 500) || i,
+         repeat(md5(i::text), 100 + i), writetime => i))
+  FROM generate_series(1, 60) i;
+SELECT cfstore.remove('ks', 'big', repeat('k', 400) || '1', writetime => 30);
+SELECT cfstore.remove('ks', 'big', repeat('k', 400) || '2', repeat('n', 500) || '52', writetime => 100);
 });
 sleep(2);
 
@@ -66,6 +75,8 @@ SELECT md5(string_agg(s::text, ','))
   FROM generate_series(0, 6) k, LATERAL cfstore.get_slice('ks', 'sup', 'row' || k, count => 1000) s;
 SELECT string_agg(s.key || '/' || s.column_name || '=' || s.value, ',')
   FROM generate_series(0, 9) k, LATERAL cfstore.get_slice('ks', 'cnt', 'c' || k) s;
+SELECT md5(string_agg(s::text, ',' ORDER BY k))
+  FROM generate_series(0, 4) k, LATERAL cfstore.get_slice('ks', 'big', repeat('k', 400) || k, count => 1000) s;
 SELECT count(*) FROM cfstore.get_slice('ks', 'tl', 'ttl');
 SELECT count(*) FROM cfstore.get_slice('ks', 'tl', 'user5');
 };
@@ -80,13 +91,28 @@ like($on_primary, qr/\n0\n50$/, 'the expired row is empty, the removed one holds
 $primary->safe_psql('postgres', q{ALTER SYSTEM SET wal_consistency_checking = ''});
 $primary->reload;
 
+my $stats = q{SELECT cell_versions || '/' || tombstones FROM cfstore.stats('ks', 'tl');
+SELECT cell_versions || '/' || tombstones FROM cfstore.stats('ks', 'big');
+SELECT cell_versions FROM cfstore.stats('ks', 'cnt')};
+my $before = $primary->safe_psql('postgres', $stats);
+# the standby's feedback holds VACUUM's horizon: wait until it is past the load
+my $xid = $primary->safe_psql('postgres', 'SELECT txid_current()');
+$primary->wait_for_catchup($standby);
+$primary->poll_query_until('postgres',
+	qq{SELECT xmin::text::bigint > $xid FROM pg_replication_slots WHERE slot_name = 'standby'})
+  or die 'the standby\'s feedback xmin did not advance';
 $primary->safe_psql('postgres', 'VACUUM');
+my $after = $primary->safe_psql('postgres', $stats);
+isnt($after, $before, "VACUUM compacts (versions/tombstones: $before -> $after)");
 $primary->safe_psql('postgres', q{SELECT cfstore.insert('ks', 'tl', 'late', cfstore.timeuuid_now(), 'x')});
 $primary->wait_for_catchup($standby);
 is($standby->safe_psql('postgres', $checks), $primary->safe_psql('postgres', $checks),
 	'the same after VACUUM and more writes');
-is($standby->safe_psql('postgres', q{SELECT cfstore.verify('ks', 'tl'); SELECT cfstore.verify('ks', 'sup')}),
-	"\n", 'the standby\'s copy verifies');
+is($standby->safe_psql('postgres', $stats), $primary->safe_psql('postgres', $stats),
+	'the standby holds the compacted pages');
+is($standby->safe_psql('postgres', q{SELECT cfstore.verify('ks', 'tl'); SELECT cfstore.verify('ks', 'sup');
+SELECT cfstore.verify('ks', 'big')}),
+	"\n\n", 'the standby\'s copy verifies');
 $standby->stop;
 $primary->safe_psql('postgres', q{SELECT pg_drop_replication_slot('standby')});
 
