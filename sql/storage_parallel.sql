@@ -5,6 +5,7 @@ SELECT cfstore.create_keyspace('Par');
 SELECT cfstore.create_column_family('Par', 'C', comparator => 'UTF8Type', key_validation_class => 'UTF8Type');
 SELECT count(cfstore.insert('Par', 'C', 'k' || i, 'c' || i, 'v' || i, writetime => 1))
   FROM generate_series(1, 200) i;
+SELECT cfstore.verify('Par', 'C');
 SELECT cfstore._storage_relation('Par', 'C') AS par_rel \gset
 CREATE TABLE par_keys AS SELECT 'k' || i AS k FROM generate_series(1, 2000) i;
 ANALYZE par_keys;
