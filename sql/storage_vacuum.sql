@@ -69,7 +69,7 @@ SELECT cfstore.remove('Vac', 'Now', 'row2', writetime => 2);
 -- a write older than the row deletion stays deleted
 SELECT cfstore.insert('Vac', 'Now', 'row2', 'c9', 'old', writetime => 1);
 SELECT cfstore.insert('Vac', 'Now', 'row3', 'ttl', 'short', ttl => 1, writetime => 1);
-SELECT pg_sleep(1.5);
+SELECT pg_sleep(2.1);
 SELECT cell_versions, live_cells, tombstones FROM cfstore.stats('Vac', 'Now');
 VACUUM :now_rel;
 SELECT cell_versions, live_cells, tombstones FROM cfstore.stats('Vac', 'Now');
