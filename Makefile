@@ -38,7 +38,8 @@ SQL_PARTS = \
 	src/sql/40_storage_conf.sql \
 	src/sql/45_args.sql \
 	src/sql/50_storage.sql \
-	src/sql/60_api.sql
+	src/sql/60_api.sql \
+	src/sql/65_batch.sql
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
 
 # The server headers are system headers: -Wextra then applies to cfstore's

@@ -11,7 +11,9 @@
  *	writetime bigint, ttl integer, expires_at integer
  *
  * (counters: value is the 8-byte total, writetime NULL).  Inserting a row
- * writes a cell version; that is how COPY and pg_restore load data.
+ * writes the cell version the row describes (a NULL ttl: a cell that never
+ * expires, not the column family's default); that is how COPY and
+ * pg_restore load data.
  * Operations that address existing rows (UPDATE, DELETE, FOR UPDATE, index
  * scans) have no meaning for cells reconciled by timestamp and are refused
  * with a hint naming the API function to use.
@@ -386,6 +388,8 @@ cf_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 	w.writetime = w.has_writetime ? DatumGetInt64(slot->tts_values[4]) : 0;
 	w.ttl = slot->tts_isnull[5] ? 0 : DatumGetInt32(slot->tts_values[5]);
 	w.has_ttl = !slot->tts_isnull[5];
+	/* a row without ttl is a cell that never expires, whatever the default */
+	w.exact_ttl = true;
 	w.expires_at = slot->tts_isnull[6] ? 0 : (uint32) DatumGetInt32(slot->tts_values[6]);
 	w.cid = cid;
 	cfWriteCell(rel, &w);

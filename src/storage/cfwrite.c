@@ -143,7 +143,8 @@ cfWriteCell(Relation rel, const CfWrite *w)
 			{
 				const CfType *validator = cfCatalogValueValidator(cf, w->name, w->namelen);
 				char	   *msg = cfTypeValidateMessage(validator, w->value, w->valuelen);
-				int32		ttl = w->has_ttl ? w->ttl : cf->default_time_to_live;
+				int32		ttl = w->has_ttl ? w->ttl
+					: w->exact_ttl ? 0 : cf->default_time_to_live;
 
 				if (msg)
 					invalid_request(psprintf("(%s) [%s][%s][%s] failed validation", msg,

@@ -41,6 +41,8 @@ typedef struct CfWrite
 	bool		has_writetime;	/* else now, in microseconds */
 	int32		ttl;
 	bool		has_ttl;		/* else the column family's default_time_to_live */
+	bool		exact_ttl;		/* no ttl means none, not the default (rows of
+								 * the storage relation: restores, VACUUM FULL) */
 	uint32		expires_at;		/* with ttl: keep this expiry (restores), 0 = now + ttl */
 	CommandId	cid;
 } CfWrite;
