@@ -5,6 +5,21 @@
 -- VACUUM is in the isolation spec vacuum_concurrent.)
 \set VERBOSITY terse
 
+-- VACUUM removes only what no snapshot can need: wait until no autovacuum
+-- worker (which may run ANALYZE somewhere at any time) holds an xmin, so
+-- that the counts below do not depend on its timing
+CREATE FUNCTION vac_quiet() RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+  FOR i IN 1..600 LOOP
+    PERFORM pg_stat_clear_snapshot();
+    IF NOT EXISTS (SELECT 1 FROM pg_stat_activity
+                    WHERE backend_type = 'autovacuum worker' AND backend_xmin IS NOT NULL) THEN
+      RETURN true;
+    END IF;
+    PERFORM pg_sleep(0.05);
+  END LOOP;
+  RETURN false;
+END $$;
 SELECT cfstore.create_keyspace('Vac');
 -- gc_grace_seconds 0: tombstones may go at once
 SELECT cfstore.create_column_family('Vac', 'Now', comparator => 'UTF8Type',
@@ -31,6 +46,7 @@ SELECT count(cfstore.insert('Vac', 'Grace', 'r', c, c || w, writetime => w))
 SELECT cfstore.insert('Vac', 'Grace', 'r', 'a', 'late but old', writetime => 5);
 SELECT cell_versions, live_cells FROM cfstore.stats('Vac', 'Grace');
 SELECT column_name, value, writetime FROM cfstore.get_slice('Vac', 'Grace', 'r');
+SELECT vac_quiet();
 VACUUM :grace_rel;
 SELECT cell_versions, live_cells, tombstones FROM cfstore.stats('Vac', 'Grace');
 SELECT column_name, value, writetime FROM cfstore.get_slice('Vac', 'Grace', 'r');
@@ -39,6 +55,7 @@ SELECT cfstore.verify('Vac', 'Grace');
 -- a timestamp tie: both versions stay (the greater value wins on read)
 SELECT cfstore.insert('Vac', 'Grace', 'tie', 'c', 'a', writetime => 1);
 SELECT cfstore.insert('Vac', 'Grace', 'tie', 'c', 'b', writetime => 1);
+SELECT vac_quiet();
 VACUUM :grace_rel;
 SELECT value FROM cfstore.get('Vac', 'Grace', 'tie', 'c');
 
@@ -54,6 +71,7 @@ SELECT cfstore.insert('Vac', 'Grace', 'gone', 'y', 'v', writetime => 1);
 SELECT cfstore.remove('Vac', 'Grace', 'gone', 'x', writetime => 2);
 SELECT cfstore.remove('Vac', 'Grace', 'r', writetime => 9);
 SELECT cell_versions, tombstones FROM cfstore.stats('Vac', 'Grace');
+SELECT vac_quiet();
 VACUUM :grace_rel;
 SELECT cell_versions, tombstones FROM cfstore.stats('Vac', 'Grace');
 SELECT key, column_name, value FROM :grace_rel ORDER BY 1, 2;
@@ -71,6 +89,7 @@ SELECT cfstore.insert('Vac', 'Now', 'row2', 'c9', 'old', writetime => 1);
 SELECT cfstore.insert('Vac', 'Now', 'row3', 'ttl', 'short', ttl => 1, writetime => 1);
 SELECT pg_sleep(2.1);
 SELECT cell_versions, live_cells, tombstones FROM cfstore.stats('Vac', 'Now');
+SELECT vac_quiet();
 VACUUM :now_rel;
 SELECT cell_versions, live_cells, tombstones FROM cfstore.stats('Vac', 'Now');
 SELECT key, column_name, value FROM :now_rel ORDER BY 1, 2;
@@ -85,9 +104,11 @@ SELECT cfstore.insert('Vac', 'Now', 'wide', '99999', 'newer', writetime => 3);
 SELECT cfstore.remove('Vac', 'Now', 'wide', writetime => 2);
 SELECT leaf_pages > 3 AS spans_pages FROM cfstore.stats('Vac', 'Now');
 SELECT pg_sleep(1.1);
+SELECT vac_quiet();
 VACUUM :now_rel;
 SELECT cell_versions, tombstones FROM cfstore.stats('Vac', 'Now');
 SELECT column_name, value FROM cfstore.get_slice('Vac', 'Now', 'wide');
+SELECT vac_quiet();
 VACUUM :now_rel;
 SELECT cell_versions, tombstones FROM cfstore.stats('Vac', 'Now');
 SELECT column_name, value FROM cfstore.get_slice('Vac', 'Now', 'wide');
@@ -108,6 +129,7 @@ SELECT cfstore.remove_counter('Vac', 'Cnt', 'k', 'misses');
 SELECT cfstore.add('Vac', 'Cnt', 'k', 'misses', 7);
 SELECT column_name, value FROM cfstore.get_slice('Vac', 'Cnt', 'k');
 SELECT cell_versions FROM cfstore.stats('Vac', 'Cnt');
+SELECT vac_quiet();
 VACUUM :cnt_rel;
 SELECT cell_versions FROM cfstore.stats('Vac', 'Cnt');
 SELECT column_name, value FROM cfstore.get_slice('Vac', 'Cnt', 'k');
@@ -121,6 +143,7 @@ SELECT cfstore.verify('Vac', 'Cnt');
 SELECT count(cfstore.insert('Vac', 'Sup', 'k', c, 'v', super_column => s, writetime => 1))
   FROM unnest(ARRAY['s1', 's2']) s, unnest(ARRAY['a', 'b']) c;
 SELECT cfstore.remove('Vac', 'Sup', 'k', super_column => 's1', writetime => 1);
+SELECT vac_quiet();
 VACUUM :sup_rel;
 SELECT cell_versions, tombstones FROM cfstore.stats('Vac', 'Sup');
 SELECT super_column, column_name FROM cfstore.get_slice('Vac', 'Sup', 'k');
@@ -132,6 +155,7 @@ SELECT cfstore.verify('Vac', 'Sup');
 -- ---------------------------------------------------------------------------
 SELECT relfrozenxid AS frozen_before FROM pg_class WHERE oid = :'grace_rel'::regclass \gset
 SELECT txid_current() IS NOT NULL AS burn_an_xid;
+SELECT vac_quiet();
 VACUUM (FREEZE) :grace_rel;
 SELECT age(relfrozenxid) < age(:'frozen_before'::xid) AS advanced FROM pg_class WHERE oid = :'grace_rel'::regclass;
 SELECT key, column_name, value FROM :grace_rel ORDER BY 1, 2;
@@ -139,4 +163,5 @@ SELECT cfstore.verify('Vac', 'Grace');
 -- autovacuum sees the inserts
 SELECT n_tup_ins > 0 AS counted FROM pg_stat_user_tables WHERE relid = :'grace_rel'::regclass;
 
+DROP FUNCTION vac_quiet();
 SELECT cfstore.drop_keyspace('Vac');
