@@ -530,6 +530,36 @@ copy_items(Page page, int *n)
 	return items;
 }
 
+/* Room for one more item in an array of n with *cap slots. */
+static CfItem *
+grow_items(CfItem *items, int n, int *cap)
+{
+	if (n < *cap)
+		return items;
+	*cap *= 2;
+	return repalloc(items, sizeof(CfItem) * *cap);
+}
+
+/* Whether items fit a rebuild of page (which keeps its high key). */
+static bool
+fits_page(Page page, const CfItem *items, int n)
+{
+	CfPageOpaque op = CfPageGetOpaque(page);
+	Size		room = BLCKSZ - SizeOfPageHeaderData - MAXALIGN(sizeof(CfPageOpaqueData));
+
+	if (!CfPageIsRightmost(op))
+		room -= MAXALIGN(ItemIdGetLength(PageGetItemId(page, CF_HIKEY))) + sizeof(ItemIdData);
+	for (int i = 0; i < n; i++)
+	{
+		Size		need = MAXALIGN(items[i].len) + sizeof(ItemIdData);
+
+		if (need > room)
+			return false;
+		room -= need;
+	}
+	return true;
+}
+
 /* Compact the leaf page in buf (exclusively locked), rebuilding it if anything changed. */
 static void
 vacuum_page(CfVacuum *v, Buffer buf, BufferAccessStrategy strategy, MemoryContext cxt)
@@ -539,7 +569,8 @@ vacuum_page(CfVacuum *v, Buffer buf, BufferAccessStrategy strategy, MemoryContex
 	OffsetNumber first = CfPageFirstData(op);
 	OffsetNumber max = PageGetMaxOffsetNumber(page);
 	CfItem	   *items;
-	int			n = 0;
+	int			n = 0,
+				cap;
 	bool		changed = false;
 	MemoryContext old;
 
@@ -548,32 +579,86 @@ vacuum_page(CfVacuum *v, Buffer buf, BufferAccessStrategy strategy, MemoryContex
 		return;
 	old = MemoryContextSwitchTo(cxt);
 	peek_right(v, buf, strategy);
-	items = palloc(sizeof(CfItem) * (max - first + 1));
+	cap = max - first + 1;
+	items = palloc(sizeof(CfItem) * cap);
 	for (OffsetNumber off = first; off <= max; off++)
 	{
-		ItemId		iid = PageGetItemId(page, off);
+		OffsetNumber last = off;
 		CfRun		run,
 					kept;
 
-		cfRunDecode(v->rel, PageGetItem(page, iid), ItemIdGetLength(iid), &run, cxt);
+		/* the runs of one row key and super column on this page, as one */
+		cfRunDecode(v->rel, PageGetItem(page, PageGetItemId(page, off)),
+					ItemIdGetLength(PageGetItemId(page, off)), &run, cxt);
+		while (last < max)
+		{
+			ItemId		iid = PageGetItemId(page, last + 1);
+			CfRun		next;
+
+			cfRunDecode(v->rel, PageGetItem(page, iid), ItemIdGetLength(iid), &next, cxt);
+			if (next.keylen != run.keylen || memcmp(next.key, run.key, run.keylen) != 0 ||
+				next.sclen != run.sclen || (run.sclen > 0 && memcmp(next.sc, run.sc, run.sclen) != 0))
+				break;
+			run.cells = repalloc(run.cells, sizeof(CfCell) * (run.ncells + next.ncells));
+			memcpy(run.cells + run.ncells, next.cells, sizeof(CfCell) * next.ncells);
+			run.ncells += next.ncells;
+			last++;
+		}
+
 		if (!compact_run(v, &run, &kept))
 		{
-			/* unchanged: keep the item as it is, room to grow included */
-			items[n].len = ItemIdGetLength(iid);
-			items[n].data = palloc(items[n].len);
-			memcpy(items[n].data, PageGetItem(page, iid), items[n].len);
-			n++;
+			/* unchanged: keep the items as they are, room to grow included */
+			for (; off <= last; off++)
+			{
+				ItemId		iid = PageGetItemId(page, off);
+
+				items = grow_items(items, n, &cap);
+				items[n].len = ItemIdGetLength(iid);
+				items[n].data = palloc(items[n].len);
+				memcpy(items[n].data, PageGetItem(page, iid), items[n].len);
+				n++;
+			}
+			off = last;
 			continue;
 		}
 		changed = true;
-		if (kept.ncells == 0)
-			continue;
-		items[n].len = cfRunEncodedSize(&kept);
-		items[n].data = palloc(items[n].len);
-		cfRunEncode(&kept, items[n].data);
-		n++;
+		off = last;
+
+		/* the cells left, in runs of at most CF_RUN_MAX bytes (at least one cell) */
+		for (int start = 0; start < kept.ncells;)
+		{
+			CfRun		chunk = kept;
+
+			chunk.cells = kept.cells + start;
+			chunk.ncells = 1;
+			while (start + chunk.ncells < kept.ncells)
+			{
+				chunk.ncells++;
+				if (cfRunEncodedSize(&chunk) > CF_RUN_MAX)
+				{
+					chunk.ncells--;
+					break;
+				}
+			}
+			items = grow_items(items, n, &cap);
+			items[n].len = cfRunEncodedSize(&chunk);
+			items[n].data = palloc(items[n].len);
+			cfRunEncode(&chunk, items[n].data);
+			n++;
+			start += chunk.ncells;
+		}
 	}
 
+	if (changed && !fits_page(page, items, n))
+	{
+		/*
+		 * Runs re-encoded apart from the neighbours they shared bytes with
+		 * can outgrow the page: leave it as it is.  What was to be removed
+		 * here stays, so no deferred tombstone may go either.
+		 */
+		v->deferred = NIL;
+		changed = false;
+	}
 	if (changed)
 		rebuild_page(v, buf, items, n);
 	MemoryContextSwitchTo(old);
