@@ -73,20 +73,29 @@ static CfCall *
 call_state(FunctionCallInfo fcinfo)
 {
 	CfCall	   *call;
-	MemoryContext old;
 
 	if (fcinfo->flinfo->fn_extra != NULL)
 		return (CfCall *) fcinfo->flinfo->fn_extra;
+	call = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CfCall));
+	fcinfo->flinfo->fn_extra = call;
+	return call;
+}
+
+/* The call site's row buffers, made on first use. */
+static void
+call_buffers(FunctionCallInfo fcinfo, CfCall *call)
+{
+	MemoryContext old;
+
+	if (call->key.data != NULL)
+		return;
 	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-	call = palloc0(sizeof(CfCall));
 	initStringInfo(&call->key);
 	initStringInfo(&call->keybytes);
 	initStringInfo(&call->sc);
 	initStringInfo(&call->colname);
 	initStringInfo(&call->value);
 	MemoryContextSwitchTo(old);
-	fcinfo->flinfo->fn_extra = call;
-	return call;
 }
 
 /* Whether a text argument holds exactly the C string s. */
@@ -219,6 +228,7 @@ cfEmitCells(FunctionCallInfo fcinfo, const CfColumnFamily *cf, CfSliceState *sli
 	bool		have_key = false;
 	Datum		keytext = (Datum) 0;
 
+	call_buffers(fcinfo, call);
 	/* the executor's expected row type is cfstore.cell: no catalog lookup */
 	InitMaterializedSRF(fcinfo, (rsinfo != NULL && IsA(rsinfo, ReturnSetInfo) && rsinfo->expectedDesc != NULL)
 						? MAT_SRF_USE_EXPECTED_DESC : 0);
