@@ -93,12 +93,32 @@ page_search(Relation rel, CfRelInfo *info, Page page, const CfKey *pos, bool bac
 {
 	OffsetNumber lo = CfPageFirstData(CfPageGetOpaque(page)),
 				hi = PageGetMaxOffsetNumber(page) + 1;
+	int			c;
 
+	/*
+	 * Leaf splits keep rows whole where they can, so a page often starts or
+	 * ends with the row a slice reads: look at both ends before bisecting
+	 * (a page not yet in the processor's cache costs a miss per probe).
+	 */
+	if (lo < hi)
+	{
+		c = run_compare(rel, info, PageGetItem(page, PageGetItemId(page, hi - 1)), pos);
+		if (backward ? c < 0 : c <= 0)
+			return hi;
+		hi--;
+	}
+	if (lo < hi)
+	{
+		c = run_compare(rel, info, PageGetItem(page, PageGetItemId(page, lo)), pos);
+		if (!(backward ? c < 0 : c <= 0))
+			return lo;
+		lo++;
+	}
 	while (lo < hi)
 	{
 		OffsetNumber mid = lo + (hi - lo) / 2;
-		int			c = run_compare(rel, info, PageGetItem(page, PageGetItemId(page, mid)), pos);
 
+		c = run_compare(rel, info, PageGetItem(page, PageGetItemId(page, mid)), pos);
 		if (backward ? c < 0 : c <= 0)
 			lo = mid + 1;
 		else
