@@ -215,6 +215,149 @@ scan_page(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *from, bool bac
 	return stopped;
 }
 
+/* ---------------------------------------------------------------------
+ * Descending for a read
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * Whether key lies at or beyond the high key of the internal or leaf page
+ * (the descent must move right).  Long parts of the high key are read in
+ * the current memory context.
+ */
+static bool
+past_high_key(Relation rel, CfRelInfo *info, Page page, const CfKey *key)
+{
+	CfKey		hk;
+
+	if (CfPageIsRightmost(CfPageGetOpaque(page)))
+		return false;
+	cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, CF_HIKEY)), &hk);
+	return cfKeyCompare(&info->order, key, &hk) >= 0;
+}
+
+/*
+ * On an internal page (or an image of one): the last downlink whose
+ * separator is at or below key; its separator goes to lowkey (a copy in
+ * lowcxt) unless it is the page's first downlink, whose separator is the
+ * page's own low key, already there.
+ */
+static BlockNumber
+follow_downlink(Relation rel, CfRelInfo *info, Page page, const CfKey *key,
+				CfKey *lowkey, MemoryContext lowcxt)
+{
+	OffsetNumber first = CfPageFirstData(CfPageGetOpaque(page));
+	OffsetNumber lo = first;
+	OffsetNumber hi = PageGetMaxOffsetNumber(page);
+	CfIndexTuple itup;
+
+	while (lo < hi)
+	{
+		OffsetNumber mid = lo + (hi - lo + 1) / 2;
+		CfKey		sep;
+
+		cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, mid)), &sep);
+		if (cfKeyCompare(&info->order, &sep, key) <= 0)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	itup = (CfIndexTuple) PageGetItem(page, PageGetItemId(page, lo));
+	if (lo != first)
+	{
+		CfKey		sep;
+
+		cfIndexTupleKey(rel, itup, &sep);
+		cfKeyCopy(&sep, lowkey, lowcxt);
+	}
+	return itup->child;
+}
+
+/*
+ * Descend to the leaf page that covers key, share-locked, and its low key
+ * (a copy in lowcxt), as cfDescend does, but starting from the backend's
+ * image of the root page when the root is an internal page.
+ *
+ * Any image of an internal page, however old, is a sound place to start a
+ * Lehman-Yao descent in this tree: a downlink's separator is the low key of
+ * its child, which never changes (a split moves the upper part of a page to
+ * a new right sibling, and pages are never merged or deleted), so a
+ * downlink of an old image leads to a page that starts at or before the
+ * key, and moving right from there reaches the page that covers it.  The
+ * image saves a buffer access, its lock and a search of the root per read.
+ * It is taken again when the cached metapage names another root, and when
+ * a descent from it had to move right at the level below (the tree grew
+ * under it).  A tree that is a single leaf is read through cfDescend.
+ */
+static Buffer
+read_descend(Relation rel, CfRelInfo *info, const CfKey *key, CfKey *lowkey, MemoryContext lowcxt)
+{
+	Page		image = (Page) info->rootcopy.data;
+	BlockNumber child;
+	Buffer		buf;
+	bool		first_level = true;
+
+	if (info->root == InvalidBlockNumber || info->root_level == 0)
+		return cfDescend(rel, info, key, false, NULL, lowkey, lowcxt);
+	if (info->rootcopy_blkno != info->root || info->rootcopy_stale)
+	{
+		Page		page;
+		CfPageOpaque op;
+
+		buf = ReadBuffer(rel, info->root);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		op = CfPageGetOpaque(page);
+		if (!(op->flags & CF_PAGE_ROOT) || op->level != info->root_level || op->level == 0)
+		{
+			/* the root moved: cfDescend finds the new one */
+			UnlockReleaseBuffer(buf);
+			info->rootcopy_blkno = InvalidBlockNumber;
+			return cfDescend(rel, info, key, false, NULL, lowkey, lowcxt);
+		}
+		memcpy(image, page, BLCKSZ);
+		info->rootcopy_blkno = info->root;
+		info->rootcopy_stale = false;
+		UnlockReleaseBuffer(buf);
+	}
+
+	lowkey->nparts = 0;
+	lowkey->bound = -1;
+	child = follow_downlink(rel, info, image, key, lowkey, lowcxt);
+	for (;;)
+	{
+		Page		page;
+		CfPageOpaque op;
+
+		buf = ReadBuffer(rel, child);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		/* move right past splits the parent (or the image) does not show yet */
+		for (;;)
+		{
+			CfKey		hk;
+
+			page = BufferGetPage(buf);
+			op = CfPageGetOpaque(page);
+			if (!past_high_key(rel, info, page, key))
+				break;
+			if (first_level)
+				info->rootcopy_stale = true;
+			cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, CF_HIKEY)), &hk);
+			cfKeyCopy(&hk, lowkey, lowcxt);
+			child = op->right;
+			UnlockReleaseBuffer(buf);
+			CHECK_FOR_INTERRUPTS();
+			buf = ReadBuffer(rel, child);
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+		}
+		if (op->level == 0)
+			return buf;
+		first_level = false;
+		child = follow_downlink(rel, info, page, key, lowkey, lowcxt);
+		UnlockReleaseBuffer(buf);
+	}
+}
+
 /* A walk over leaf pages. */
 typedef struct CfWalk
 {
@@ -314,7 +457,7 @@ walk_step(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn resol
 	if (!w->started)
 	{
 		w->started = true;
-		buf = cfDescend(w->rel, w->info, &w->start, false, NULL, &w->lowkey, w->keycxt);
+		buf = read_descend(w->rel, w->info, &w->start, &w->lowkey, w->keycxt);
 		if (!BufferIsValid(buf))
 		{
 			w->finished = true;
