@@ -274,6 +274,25 @@ follow_downlink(Relation rel, CfRelInfo *info, Page page, const CfKey *key,
 }
 
 /*
+ * Pin block child of a descent and let go of its parent, locked in parent
+ * (or InvalidBuffer).  The child's page header and special space, which the
+ * descent reads first, are requested from memory before the parent is
+ * released, so that the two overlap.
+ */
+static Buffer
+pin_child(Relation rel, BlockNumber child, Buffer parent)
+{
+	Buffer		buf = ReadBuffer(rel, child);
+	char	   *page = (char *) BufferGetPage(buf);
+
+	__builtin_prefetch(page);
+	__builtin_prefetch(page + BLCKSZ - sizeof(CfPageOpaqueData));
+	if (BufferIsValid(parent))
+		UnlockReleaseBuffer(parent);
+	return buf;
+}
+
+/*
  * Descend to the leaf page that covers key, share-locked, and its low key
  * (a copy in lowcxt), as cfDescend does, but starting from the backend's
  * image of the root page when the root is an internal page.
@@ -324,12 +343,12 @@ read_descend(Relation rel, CfRelInfo *info, const CfKey *key, CfKey *lowkey, Mem
 	lowkey->nparts = 0;
 	lowkey->bound = -1;
 	child = follow_downlink(rel, info, image, key, lowkey, lowcxt);
+	buf = pin_child(rel, child, InvalidBuffer);
 	for (;;)
 	{
 		Page		page;
 		CfPageOpaque op;
 
-		buf = ReadBuffer(rel, child);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		/* move right past splits the parent (or the image) does not show yet */
 		for (;;)
@@ -354,7 +373,7 @@ read_descend(Relation rel, CfRelInfo *info, const CfKey *key, CfKey *lowkey, Mem
 			return buf;
 		first_level = false;
 		child = follow_downlink(rel, info, page, key, lowkey, lowcxt);
-		UnlockReleaseBuffer(buf);
+		buf = pin_child(rel, child, buf);
 	}
 }
 
