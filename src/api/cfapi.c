@@ -66,6 +66,7 @@ typedef struct CfCall
 	StringInfoData sc;
 	StringInfoData colname;
 	StringInfoData value;
+	MemoryContext rowcxt;		/* what rendering a row allocates, reset per row */
 } CfCall;
 
 /* The call site's memory, made on first use. */
@@ -95,6 +96,7 @@ call_buffers(FunctionCallInfo fcinfo, CfCall *call)
 	initStringInfo(&call->sc);
 	initStringInfo(&call->colname);
 	initStringInfo(&call->value);
+	call->rowcxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "cfstore row", ALLOCSET_SMALL_SIZES);
 	MemoryContextSwitchTo(old);
 }
 
@@ -232,7 +234,7 @@ cfEmitCells(FunctionCallInfo fcinfo, const CfColumnFamily *cf, CfSliceState *sli
 	/* the executor's expected row type is cfstore.cell: no catalog lookup */
 	InitMaterializedSRF(fcinfo, (rsinfo != NULL && IsA(rsinfo, ReturnSetInfo) && rsinfo->expectedDesc != NULL)
 						? MAT_SRF_USE_EXPECTED_DESC : 0);
-	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore row", ALLOCSET_SMALL_SIZES);
+	rowcxt = call->rowcxt;
 	while (cfSliceNext(slice, &c))
 	{
 		Datum		values[6];
@@ -267,9 +269,10 @@ cfEmitCells(FunctionCallInfo fcinfo, const CfColumnFamily *cf, CfSliceState *sli
 		}
 		else
 		{
-			values[3] = PointerGetDatum(cfTypeToText(cfCatalogValueValidator(cf, (const uint8 *) VARDATA(c.name),
-																			 VARSIZE(c.name) - VARHDRSZ),
-													 (const uint8 *) VARDATA_ANY(c.value),
+			const CfType *validator = cf->ncolumns == 0 ? cf->default_validator
+				: cfCatalogValueValidator(cf, (const uint8 *) VARDATA(c.name), VARSIZE(c.name) - VARHDRSZ);
+
+			values[3] = PointerGetDatum(cfTypeToText(validator, (const uint8 *) VARDATA_ANY(c.value),
 													 VARSIZE_ANY_EXHDR(c.value), &call->value));
 			values[4] = Int64GetDatum(c.writetime);
 		}
@@ -282,5 +285,4 @@ cfEmitCells(FunctionCallInfo fcinfo, const CfColumnFamily *cf, CfSliceState *sli
 		MemoryContextReset(rowcxt);
 		CHECK_FOR_INTERRUPTS();
 	}
-	MemoryContextDelete(rowcxt);
 }
