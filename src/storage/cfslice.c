@@ -25,12 +25,13 @@
  * starts with one), else from the pages before it, reached by left-links
  * while the landing page stays pinned (a descent when the row is long).
  *
- * Memory: a slice has its own context with three children: the page being
- * decoded (reset per page), the results waiting in the queue (reset once
- * the queue is drained), and for super column slices the super column
- * being gathered.  The column being reduced is kept in buffers reused from
- * column to column, so reading a cell allocates only its decoded run and,
- * if it is returned, one chunk for its name and value.
+ * Memory: a slice has its own context with a child for the page being
+ * read, which holds its decoded runs and the results it produced until the
+ * queue of results is drained and the walk steps to the next page (and,
+ * for super column slices, a child for the super column being gathered).
+ * The column being reduced is kept in buffers reused from column to
+ * column, so reading a cell allocates only its decoded run and, if it is
+ * returned, one chunk for its name and value.
  *
  *-------------------------------------------------------------------------
  */
@@ -397,7 +398,8 @@ typedef struct CfWalk
 
 /*
  * Set up a walk from start (NULL: the first or last key).  The walk
- * decodes pages in pagecxt, which it resets after each page, and copies the
+ * decodes pages in pagecxt, which it resets before each page (what the
+ * consumer allocates there lasts until the next step), and copies the
  * landing page's low key into keycxt (a walk descends once: that memory is
  * left to the caller, who owns both contexts).
  */
@@ -473,6 +475,8 @@ walk_step(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn resol
 
 	if (w->finished)
 		return false;
+	/* the last page's decoded runs, and what the consumer kept there, can go */
+	MemoryContextReset(w->pagecxt);
 	if (!w->started)
 	{
 		w->started = true;
@@ -517,7 +521,6 @@ walk_step(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn resol
 	w->pages++;
 	op = CfPageGetOpaque(BufferGetPage(buf));
 	stopped = scan_page(w->rel, w->info, buf, from, w->backward, fn, arg, w->pagecxt);
-	MemoryContextReset(w->pagecxt);
 	if (w->backward)
 	{
 		w->next = BufferGetBlockNumber(buf);
@@ -617,13 +620,15 @@ struct CfSliceState
 	CfColumn   *group;
 	MemoryContext groupcxt;
 
-	/* results: the queue's bytes are in outcxt, emptied once it is drained */
+	/*
+	 * results: the queue's bytes are in pagecxt, which the walk resets only
+	 * at its next step, once the queue is drained
+	 */
 	CfOutCell  *queue;
 	int			nqueue;
 	int			maxqueue;
 	int			qhead;
-	MemoryContext outcxt;
-	bytea	   *outkey;			/* curkey and cursc copied into outcxt, or NULL */
+	bytea	   *outkey;			/* curkey and cursc copied into pagecxt, or NULL */
 	bytea	   *outsc;
 	bool		done;
 };
@@ -771,9 +776,9 @@ bytea_copy(const bytea *b)
 
 /*
  * Resolve a reduced column against its containers' deletions into out
- * (allocated in the current context, outcxt); false if it is not live.  The
+ * (allocated in the current context, pagecxt); false if it is not live.  The
  * name and value share one chunk; the row key and super column are copied
- * into outcxt once and shared by the cells that follow.
+ * into pagecxt once and shared by the cells that follow.
  */
 static bool
 column_resolve(CfSliceState *s, const CfColumn *col, int64 container_del, CfOutCell *out)
@@ -895,7 +900,7 @@ column_finish(CfSliceState *s)
 	else
 	{
 		CfOutCell	out;
-		MemoryContext old = MemoryContextSwitchTo(s->outcxt);
+		MemoryContext old = MemoryContextSwitchTo(s->pagecxt);
 
 		if (column_resolve(s, &s->col, container_deletion(s), &out))
 		{
@@ -918,7 +923,7 @@ group_finish(CfSliceState *s)
 	column_finish(s);
 	if (s->cursc == NULL)
 		return;
-	old = MemoryContextSwitchTo(s->outcxt);
+	old = MemoryContextSwitchTo(s->pagecxt);
 	for (int i = 0; i < s->ngroup; i++)
 	{
 		CfOutCell	out;
@@ -1372,7 +1377,6 @@ state_create(Relation rel, Snapshot snapshot, CfReadMode mode, bool backward)
 	s->pagecxt = AllocSetContextCreate(cxt, "cfstore page", ALLOCSET_DEFAULT_SIZES);
 	if (mode == CF_READ_SUPERS)
 		s->groupcxt = AllocSetContextCreate(cxt, "cfstore super column", ALLOCSET_DEFAULT_SIZES);
-	s->outcxt = AllocSetContextCreate(cxt, "cfstore results", ALLOCSET_DEFAULT_SIZES);
 	s->count = PG_INT64_MAX;
 	return s;
 }
@@ -1417,9 +1421,8 @@ cfSliceNext(CfSliceState *s, CfOutCell *out)
 		}
 		if (s->done)
 			return false;
-		/* the queue is drained: its bytes can go */
+		/* the queue is drained: the next step frees its bytes */
 		s->qhead = s->nqueue = 0;
-		MemoryContextReset(s->outcxt);
 		s->outkey = s->outsc = NULL;
 		{
 			MemoryContext old = MemoryContextSwitchTo(s->cxt);
