@@ -454,13 +454,13 @@ walk_left(CfWalk *w, BlockNumber blkno, BlockNumber left)
 
 /*
  * Read the next page of the walk into fn.  The first call lands with a
- * descent and, if landing is not NULL, calls it on the
- * locked page before the cells are read, with the page's low key.  If
- * landing returns false (it needs other pages first), the page is
- * unlocked but stays pinned while resolve reads them, is given the page's
- * block and left-link, then it is locked again and the walk moves right
- * from it if the page split meanwhile (splits move keys right only, and
- * pages are never merged).  Returns false once the walk is over.
+ * descent and, if landing is not NULL, calls it on the locked page before
+ * the cells are read, with the page's low key.  If landing returns false
+ * (it needs other pages first), the page is unlocked but stays pinned
+ * while resolve, given the page's block and left-link, reads them; then it
+ * is locked again and the walk moves right from it if it split meanwhile
+ * (splits move keys right only, and pages are never merged).  Returns false
+ * once the walk is over.
  */
 typedef bool (*CfLandFn) (void *arg, Buffer buf, const CfKey *lowkey);
 typedef void (*CfResolveFn) (void *arg, BlockNumber blkno, BlockNumber left);
