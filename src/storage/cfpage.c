@@ -107,16 +107,30 @@ cfVarintGet(const uint8 *src, uint64 *v)
 	return n;
 }
 
-/* Read a varint, a one-byte one without a call (the decoder's usual case). */
+/* Read a varint as cfVarintGet does, inline (the decoder reads several per cell). */
 static inline int
 varint_get(const uint8 *src, uint64 *v)
 {
+	uint64		r;
+	int			n;
+
 	if (src[0] < 0x80)
 	{
 		*v = src[0];
 		return 1;
 	}
-	return cfVarintGet(src, v);
+	r = src[0] & 0x7f;
+	for (n = 1; n < 10; n++)
+	{
+		r |= (uint64) (src[n] & 0x7f) << (7 * n);
+		if (src[n] < 0x80)
+		{
+			*v = r;
+			return n + 1;
+		}
+	}
+	elog(ERROR, "cfstore: corrupt varint");
+	return 0;					/* keep the compiler quiet */
 }
 
 /* The length of a varint. */
@@ -542,9 +556,18 @@ cfRunDecode(Relation rel, const char *src, Size len, CfRun *run, MemoryContext c
 			uint8		stored[CF_KEY_MAX];
 			uint8	   *out;
 
-			memcpy(stored, prevstored, prefix);
-			memcpy(stored + prefix, p, mid);
-			memcpy(stored + prefix + mid, prevstored + prevlen - suffix, suffix);
+			if (namelen == 16 && prevlen == 16)
+			{
+				/* TimeUUIDs: the shared prefix and suffix are where they were */
+				memcpy(stored, prevstored, 16);
+				memcpy(stored + prefix, p, mid);
+			}
+			else
+			{
+				memcpy(stored, prevstored, prefix);
+				memcpy(stored + prefix, p, mid);
+				memcpy(stored + prefix + mid, prevstored + prevlen - suffix, suffix);
+			}
 			if (prefix == 0 && suffix == 0 && !(permuted && namelen == 16))
 				c->name = p;
 			else
@@ -563,7 +586,10 @@ cfRunDecode(Relation rel, const char *src, Size len, CfRun *run, MemoryContext c
 					memcpy(out, stored, namelen);
 				c->name = out;
 			}
-			memcpy(prevstored, stored, namelen);
+			if (namelen == 16)
+				memcpy(prevstored, stored, 16);
+			else
+				memcpy(prevstored, stored, namelen);
 		}
 		prevlen = namelen;
 		if (!(c->flags & CF_CELL_LONG_NAME))
