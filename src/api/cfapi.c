@@ -21,6 +21,7 @@
 #include "utils/builtins.h"
 #include "utils/inval.h"
 #include "utils/memutils.h"
+#include "utils/tuplestore.h"
 
 #include "api/cfapi.h"
 #include "api/cfargs.h"
@@ -200,6 +201,9 @@ cfArgBound(FunctionCallInfo fcinfo, int argno, const CfType *type, const char *s
 	return b;
 }
 
+/* The columns of cfstore.cell: key, super_column, column_name, value, writetime, ttl. */
+#define CF_CELL_NATTS 6
+
 /* A text datum of a C string, built in buf (valid until buf is used again). */
 static Datum
 text_in_buf(StringInfo buf, const char *s)
@@ -229,16 +233,38 @@ cfEmitCells(FunctionCallInfo fcinfo, const CfColumnFamily *cf, CfSliceState *sli
 	CfOutCell	c;
 	bool		have_key = false;
 	Datum		keytext = (Datum) 0;
+	TupleDesc	desc;
 
 	call_buffers(fcinfo, call);
-	/* the executor's expected row type is cfstore.cell: no catalog lookup */
-	InitMaterializedSRF(fcinfo, (rsinfo != NULL && IsA(rsinfo, ReturnSetInfo) && rsinfo->expectedDesc != NULL)
-						? MAT_SRF_USE_EXPECTED_DESC : 0);
+	if (rsinfo != NULL && IsA(rsinfo, ReturnSetInfo) && (rsinfo->allowedModes & SFRM_Materialize) &&
+		rsinfo->expectedDesc != NULL)
+	{
+		/*
+		 * The executor knows the row type (cfstore.cell): rows are formed
+		 * with its descriptor and none is handed back, which saves making a
+		 * copy of the descriptor and having the executor compare it with its
+		 * own, on every call.
+		 */
+		MemoryContext old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
+
+		rsinfo->setResult = tuplestore_begin_heap((rsinfo->allowedModes & SFRM_Materialize_Random) != 0,
+												  false, work_mem);
+		MemoryContextSwitchTo(old);
+		rsinfo->returnMode = SFRM_Materialize;
+		desc = rsinfo->expectedDesc;
+	}
+	else
+	{
+		InitMaterializedSRF(fcinfo, 0);
+		desc = rsinfo->setDesc;
+	}
+	if (desc->natts != CF_CELL_NATTS)
+		elog(ERROR, "cfstore.cell has %d columns, this build returns %d", desc->natts, CF_CELL_NATTS);
 	rowcxt = call->rowcxt;
 	while (cfSliceNext(slice, &c))
 	{
-		Datum		values[6];
-		bool		nulls[6] = {false, false, false, false, false, false};
+		Datum		values[CF_CELL_NATTS];
+		bool		nulls[CF_CELL_NATTS] = {false, false, false, false, false, false};
 		MemoryContext old = MemoryContextSwitchTo(rowcxt);
 		int			keylen = VARSIZE_ANY_EXHDR(c.key);
 
@@ -280,7 +306,7 @@ cfEmitCells(FunctionCallInfo fcinfo, const CfColumnFamily *cf, CfSliceState *sli
 			values[5] = Int32GetDatum(c.ttl);
 		else
 			nulls[5] = true;
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		tuplestore_putvalues(rsinfo->setResult, desc, values, nulls);
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(rowcxt);
 		CHECK_FOR_INTERRUPTS();
