@@ -258,14 +258,25 @@ past_high_key(Relation rel, CfRelInfo *info, Page page, const CfKey *key)
 }
 
 /*
+ * A leaf page passed on the way down, next to the landing page on its left
+ * as far as the descent saw, with its low key: see read_markers.
+ */
+typedef struct CfLeftLeaf
+{
+	BlockNumber blkno;			/* InvalidBlockNumber: unknown */
+	CfKey		lowkey;
+} CfLeftLeaf;
+
+/*
  * On an internal page (or an image of one): the last downlink whose
  * separator is at or below key; its separator goes to lowkey (a copy in
  * lowcxt) unless it is the page's first downlink, whose separator is the
- * page's own low key, already there.
+ * page's own low key, already there.  If left is not NULL, it receives the
+ * downlink before that one, with its separator (unknown if there is none).
  */
 static BlockNumber
 follow_downlink(Relation rel, CfRelInfo *info, Page page, const CfKey *key,
-				CfKey *lowkey, MemoryContext lowcxt)
+				CfKey *lowkey, MemoryContext lowcxt, CfLeftLeaf *left)
 {
 	OffsetNumber first = CfPageFirstData(CfPageGetOpaque(page));
 	OffsetNumber lo = first;
@@ -282,6 +293,25 @@ follow_downlink(Relation rel, CfRelInfo *info, Page page, const CfKey *key,
 			lo = mid;
 		else
 			hi = mid - 1;
+	}
+	if (left != NULL)
+	{
+		left->blkno = InvalidBlockNumber;
+		if (lo > first)
+		{
+			CfIndexTuple prev = (CfIndexTuple) PageGetItem(page, PageGetItemId(page, lo - 1));
+
+			left->blkno = prev->child;
+			if (lo - 1 == first)
+				left->lowkey = *lowkey; /* its bytes stay in lowcxt */
+			else
+			{
+				CfKey		sep;
+
+				cfIndexTupleKey(rel, prev, &sep);
+				cfKeyCopy(&sep, &left->lowkey, lowcxt);
+			}
+		}
 	}
 	itup = (CfIndexTuple) PageGetItem(page, PageGetItemId(page, lo));
 	if (lo != first)
@@ -330,13 +360,15 @@ pin_child(Relation rel, BlockNumber child, Buffer parent)
  * under it).  A tree that is a single leaf is read through cfDescend.
  */
 static Buffer
-read_descend(Relation rel, CfRelInfo *info, const CfKey *key, CfKey *lowkey, MemoryContext lowcxt)
+read_descend(Relation rel, CfRelInfo *info, const CfKey *key, CfKey *lowkey, MemoryContext lowcxt,
+			 CfLeftLeaf *left)
 {
 	Page		image = (Page) info->rootcopy.data;
 	BlockNumber child;
 	Buffer		buf;
 	bool		first_level = true;
 
+	left->blkno = InvalidBlockNumber;
 	if (info->root == InvalidBlockNumber || info->root_level == 0)
 		return cfDescend(rel, info, key, false, NULL, lowkey, lowcxt);
 	if (info->rootcopy_blkno != info->root || info->rootcopy_stale)
@@ -363,7 +395,8 @@ read_descend(Relation rel, CfRelInfo *info, const CfKey *key, CfKey *lowkey, Mem
 
 	lowkey->nparts = 0;
 	lowkey->bound = -1;
-	child = follow_downlink(rel, info, image, key, lowkey, lowcxt);
+	child = follow_downlink(rel, info, image, key, lowkey, lowcxt,
+							CfPageGetOpaque(image)->level == 1 ? left : NULL);
 	buf = pin_child(rel, child, InvalidBuffer);
 	for (;;)
 	{
@@ -382,6 +415,12 @@ read_descend(Relation rel, CfRelInfo *info, const CfKey *key, CfKey *lowkey, Mem
 				break;
 			if (first_level)
 				info->rootcopy_stale = true;
+			if (op->level == 0)
+			{
+				/* the page passed is the left neighbour now */
+				left->blkno = BufferGetBlockNumber(buf);
+				left->lowkey = *lowkey;
+			}
 			cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, CF_HIKEY)), &hk);
 			cfKeyCopy(&hk, lowkey, lowcxt);
 			child = op->right;
@@ -393,7 +432,7 @@ read_descend(Relation rel, CfRelInfo *info, const CfKey *key, CfKey *lowkey, Mem
 		if (op->level == 0)
 			return buf;
 		first_level = false;
-		child = follow_downlink(rel, info, page, key, lowkey, lowcxt);
+		child = follow_downlink(rel, info, page, key, lowkey, lowcxt, op->level == 1 ? left : NULL);
 		buf = pin_child(rel, child, buf);
 	}
 }
@@ -413,6 +452,7 @@ typedef struct CfWalk
 	MemoryContext pagecxt;		/* decoded runs, reset per page */
 	MemoryContext keycxt;		/* the landing page's low key */
 	CfKey		lowkey;
+	CfLeftLeaf	left;			/* the landing page's left neighbour, as the descent saw it */
 	uint64		pages;			/* pages read */
 } CfWalk;
 
@@ -500,7 +540,7 @@ walk_step(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn resol
 	if (!w->started)
 	{
 		w->started = true;
-		buf = read_descend(w->rel, w->info, &w->start, &w->lowkey, w->keycxt);
+		buf = read_descend(w->rel, w->info, &w->start, &w->lowkey, w->keycxt, &w->left);
 		if (!BufferIsValid(buf))
 		{
 			w->finished = true;
@@ -1238,6 +1278,15 @@ read_markers(CfSliceState *s, bytea *sc, BlockNumber blkno, BlockNumber left)
 		if (op->left == InvalidBlockNumber ||
 			(first <= PageGetMaxOffsetNumber(page) &&
 			 run_compare(s->rel, s->info, PageGetItem(page, PageGetItemId(page, first)), &pos) < 0))
+			break;
+		/*
+		 * The landing page's left neighbour, as the descent saw it, with its
+		 * low key from the parent: if it starts at or before pos, it covers
+		 * pos (its right-link is the landing page, whose low key is above
+		 * pos), even if its first run is already the container's.
+		 */
+		if (i == 0 && BufferGetBlockNumber(buf) == s->walk.left.blkno &&
+			cfKeyCompare(&s->info->order, &s->walk.left.lowkey, &pos) <= 0)
 			break;
 		blkno = BufferGetBlockNumber(buf);
 		clean = (first <= PageGetMaxOffsetNumber(page) &&
