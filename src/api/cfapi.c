@@ -15,10 +15,13 @@
 
 #include "access/table.h"
 #include "funcapi.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/inval.h"
 #include "utils/memutils.h"
+#include "utils/tuplestore.h"
 
 #include "api/cfapi.h"
 #include "api/cfargs.h"
@@ -43,13 +46,92 @@ cfArgIsNull(FunctionCallInfo fcinfo, int argno)
 	return PG_NARGS() <= argno || PG_ARGISNULL(argno);
 }
 
+/*
+ * What a call site (one FmgrInfo, in its fn_extra) keeps from call to call.
+ * A query that calls a function once per row names the same column family
+ * every time: the definition found by the last call serves again as long
+ * as the catalog cache has not been reset since (the generation), which is
+ * the cache's own rule for keeping entries, with the storage relation it
+ * was found to have.  Privileges are checked on every call.  Rows are
+ * rendered in buffers that are reused from call to call.
+ */
+typedef struct CfCall
+{
+	char		keyspace[CF_NAME_BUFSIZE];
+	char		name[CF_NAME_BUFSIZE];
+	const CfColumnFamily *cf;	/* NULL: nothing remembered */
+	uint64		generation;
+	Oid			relid;
+	StringInfoData key;			/* the last row key rendered, and its bytes */
+	StringInfoData keybytes;
+	StringInfoData sc;
+	StringInfoData colname;
+	StringInfoData value;
+	MemoryContext rowcxt;		/* what rendering a row allocates, reset per row */
+} CfCall;
+
+/* The call site's memory, made on first use. */
+static CfCall *
+call_state(FunctionCallInfo fcinfo)
+{
+	CfCall	   *call;
+
+	if (fcinfo->flinfo->fn_extra != NULL)
+		return (CfCall *) fcinfo->flinfo->fn_extra;
+	call = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(CfCall));
+	fcinfo->flinfo->fn_extra = call;
+	return call;
+}
+
+/* The call site's row buffers, made on first use. */
+static void
+call_buffers(FunctionCallInfo fcinfo, CfCall *call)
+{
+	MemoryContext old;
+
+	if (call->key.data != NULL)
+		return;
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	initStringInfo(&call->key);
+	initStringInfo(&call->keybytes);
+	initStringInfo(&call->sc);
+	initStringInfo(&call->colname);
+	initStringInfo(&call->value);
+	call->rowcxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "cfstore row", ALLOCSET_SMALL_SIZES);
+	MemoryContextSwitchTo(old);
+}
+
+/* Whether a text argument holds exactly the C string s. */
+static bool
+text_is(const text *t, const char *s)
+{
+	size_t		len = VARSIZE_ANY_EXHDR(t);
+
+	return strlen(s) == len && memcmp(VARDATA_ANY(t), s, len) == 0;
+}
+
+/* Raise the error for a missing privilege on a column family. */
+static void
+permission_denied(const CfColumnFamily *cf, AclMode mode)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("permission denied for column family %s.%s", cf->keyspace, cf->name),
+			 errdetail("%s needs the %s privilege on table cfstore_data.cf_%d.",
+					   mode == ACL_SELECT ? "Reading" : mode == ACL_INSERT ? "Writing" : "Removing",
+					   mode == ACL_SELECT ? "SELECT" : mode == ACL_INSERT ? "INSERT" : "DELETE",
+					   cf->id)));
+}
+
 /* Open the column family named by arguments 0 and 1, checking privilege mode. */
 void
 cfTargetOpen(CfTarget *t, FunctionCallInfo fcinfo, AclMode mode)
 {
-	char	   *ks;
-	char	   *cfname;
+	CfCall	   *call = call_state(fcinfo);
+	text	   *ks;
+	text	   *cfname;
 	Oid			relid;
+	bool		missing = false;
 
 	if (cfArgIsNull(fcinfo, 0))
 		ereport(ERROR,
@@ -57,18 +139,35 @@ cfTargetOpen(CfTarget *t, FunctionCallInfo fcinfo, AclMode mode)
 				 errmsg("Keyspace null does not exist")));
 	if (cfArgIsNull(fcinfo, 1) || VARSIZE_ANY_EXHDR(PG_GETARG_TEXT_PP(1)) == 0)
 		cfInvalidRequest("non-empty columnfamily is required");
-	ks = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	cfname = text_to_cstring(PG_GETARG_TEXT_PP(1));
-	t->cf = cfCatalogLookup(ks, cfname);
-	relid = cfStorageRelid(t->cf->id, false);
-	if (pg_class_aclcheck(relid, GetUserId(), mode) != ACLCHECK_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for column family %s.%s", t->cf->keyspace, t->cf->name),
-				 errdetail("%s needs the %s privilege on table cfstore_data.cf_%d.",
-						   mode == ACL_SELECT ? "Reading" : mode == ACL_INSERT ? "Writing" : "Removing",
-						   mode == ACL_SELECT ? "SELECT" : mode == ACL_INSERT ? "INSERT" : "DELETE",
-						   t->cf->id)));
+	ks = PG_GETARG_TEXT_PP(0);
+	cfname = PG_GETARG_TEXT_PP(1);
+
+	/* see committed DDL now, as cfCatalogLookup does */
+	AcceptInvalidationMessages();
+	if (call->cf != NULL && call->generation == cfCatalogGeneration() &&
+		text_is(ks, call->keyspace) && text_is(cfname, call->name))
+	{
+		t->cf = call->cf;
+		relid = call->relid;
+		if (pg_class_aclcheck_ext(relid, GetUserId(), mode, &missing) != ACLCHECK_OK && !missing)
+			permission_denied(t->cf, mode);
+	}
+	else
+		missing = true;
+	if (missing)
+	{
+		/* look it up (again: the storage relation remembered is gone) */
+		call->cf = NULL;
+		t->cf = cfCatalogLookup(text_to_cstring(ks), text_to_cstring(cfname));
+		call->generation = cfCatalogGeneration();
+		relid = cfStorageRelid(t->cf->id, false);
+		if (pg_class_aclcheck(relid, GetUserId(), mode) != ACLCHECK_OK)
+			permission_denied(t->cf, mode);
+		strlcpy(call->keyspace, t->cf->keyspace, CF_NAME_BUFSIZE);
+		strlcpy(call->name, t->cf->name, CF_NAME_BUFSIZE);
+		call->relid = relid;
+		call->cf = t->cf;
+	}
 	t->lockmode = mode == ACL_SELECT ? AccessShareLock : RowExclusiveLock;
 	t->rel = table_open(relid, t->lockmode);
 }
@@ -102,56 +201,114 @@ cfArgBound(FunctionCallInfo fcinfo, int argno, const CfType *type, const char *s
 	return b;
 }
 
-/* Render a byte string as text in a type's text form. */
+/* The columns of cfstore.cell: key, super_column, column_name, value, writetime, ttl. */
+#define CF_CELL_NATTS 6
+
+/* A text datum of a C string, built in buf (valid until buf is used again). */
 static Datum
-text_form(const CfType *type, const bytea *b)
+text_in_buf(StringInfo buf, const char *s)
 {
-	return CStringGetTextDatum(cfTypeToString(type, (const uint8 *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b)));
+	int			len = strlen(s);
+
+	resetStringInfo(buf);
+	enlargeStringInfo(buf, VARHDRSZ + len);
+	buf->len = VARHDRSZ;
+	appendBinaryStringInfo(buf, s, len);
+	SET_VARSIZE(buf->data, buf->len);
+	return PointerGetDatum(buf->data);
 }
 
-/* Return every item of a slice as rows of cfstore.cell (materialized). */
+/*
+ * Return every item of a slice as rows of cfstore.cell (materialized).  The
+ * text forms are built in the call site's buffers, which the tuplestore
+ * copies; the row key, the same for every row of a slice, is rendered once.
+ */
 void
 cfEmitCells(FunctionCallInfo fcinfo, const CfColumnFamily *cf, CfSliceState *slice)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	CfCall	   *call = call_state(fcinfo);
 	MemoryContext rowcxt;
 	const CfType *namecmp = cf->is_super ? cf->subcomparator : cf->comparator;
 	CfOutCell	c;
+	bool		have_key = false;
+	Datum		keytext = (Datum) 0;
+	TupleDesc	desc;
 
-	InitMaterializedSRF(fcinfo, 0);
-	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore row", ALLOCSET_SMALL_SIZES);
+	call_buffers(fcinfo, call);
+	if (rsinfo != NULL && IsA(rsinfo, ReturnSetInfo) && (rsinfo->allowedModes & SFRM_Materialize) &&
+		rsinfo->expectedDesc != NULL)
+	{
+		/*
+		 * The executor knows the row type (cfstore.cell): rows are formed
+		 * with its descriptor and none is handed back, which saves making a
+		 * copy of the descriptor and having the executor compare it with its
+		 * own, on every call.
+		 */
+		MemoryContext old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
+
+		rsinfo->setResult = tuplestore_begin_heap((rsinfo->allowedModes & SFRM_Materialize_Random) != 0,
+												  false, work_mem);
+		MemoryContextSwitchTo(old);
+		rsinfo->returnMode = SFRM_Materialize;
+		desc = rsinfo->expectedDesc;
+	}
+	else
+	{
+		InitMaterializedSRF(fcinfo, 0);
+		desc = rsinfo->setDesc;
+	}
+	if (desc->natts != CF_CELL_NATTS)
+		elog(ERROR, "cfstore.cell has %d columns, this build returns %d", desc->natts, CF_CELL_NATTS);
+	rowcxt = call->rowcxt;
 	while (cfSliceNext(slice, &c))
 	{
-		Datum		values[6];
-		bool		nulls[6] = {false, false, false, false, false, false};
+		Datum		values[CF_CELL_NATTS];
+		bool		nulls[CF_CELL_NATTS] = {false, false, false, false, false, false};
 		MemoryContext old = MemoryContextSwitchTo(rowcxt);
+		int			keylen = VARSIZE_ANY_EXHDR(c.key);
 
-		values[0] = text_form(cf->key_validator, c.key);
+		if (!have_key || keylen != call->keybytes.len ||
+			memcmp(VARDATA_ANY(c.key), call->keybytes.data, keylen) != 0)
+		{
+			keytext = PointerGetDatum(cfTypeToText(cf->key_validator, (const uint8 *) VARDATA_ANY(c.key),
+												   keylen, &call->key));
+			resetStringInfo(&call->keybytes);
+			appendBinaryStringInfo(&call->keybytes, VARDATA_ANY(c.key), keylen);
+			have_key = true;
+		}
+		values[0] = keytext;
 		if (c.sc)
-			values[1] = text_form(cf->comparator, c.sc);
+			values[1] = PointerGetDatum(cfTypeToText(cf->comparator, (const uint8 *) VARDATA_ANY(c.sc),
+													 VARSIZE_ANY_EXHDR(c.sc), &call->sc));
 		else
 			nulls[1] = true;
-		values[2] = text_form(namecmp, c.name);
+		values[2] = PointerGetDatum(cfTypeToText(namecmp, (const uint8 *) VARDATA_ANY(c.name),
+												 VARSIZE_ANY_EXHDR(c.name), &call->colname));
 		if (c.is_counter)
 		{
-			values[3] = CStringGetTextDatum(psprintf(INT64_FORMAT,
-													 (int64) cfReadBe64((const uint8 *) VARDATA(c.value))));
+			char		num[32];
+
+			snprintf(num, sizeof(num), INT64_FORMAT, (int64) cfReadBe64((const uint8 *) VARDATA(c.value)));
+			values[3] = text_in_buf(&call->value, num);
 			nulls[4] = true;
 		}
 		else
 		{
-			values[3] = text_form(cfCatalogValueValidator(cf, (const uint8 *) VARDATA(c.name),
-														  VARSIZE(c.name) - VARHDRSZ), c.value);
+			const CfType *validator = cf->ncolumns == 0 ? cf->default_validator
+				: cfCatalogValueValidator(cf, (const uint8 *) VARDATA(c.name), VARSIZE(c.name) - VARHDRSZ);
+
+			values[3] = PointerGetDatum(cfTypeToText(validator, (const uint8 *) VARDATA_ANY(c.value),
+													 VARSIZE_ANY_EXHDR(c.value), &call->value));
 			values[4] = Int64GetDatum(c.writetime);
 		}
 		if (c.ttl > 0)
 			values[5] = Int32GetDatum(c.ttl);
 		else
 			nulls[5] = true;
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		tuplestore_putvalues(rsinfo->setResult, desc, values, nulls);
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(rowcxt);
 		CHECK_FOR_INTERRUPTS();
 	}
-	MemoryContextDelete(rowcxt);
 }

@@ -43,6 +43,7 @@
 #include "datatype/timestamp.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
+#include "mb/pg_wchar.h"
 #include "port/pg_bswap.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -77,7 +78,11 @@ static void mismatch(const CfType *named, Oid argtype, const char *slot)
 static void out_of_range(const CfType *named, const char *valuestr,
 						 const char *slot) pg_attribute_noreturn();
 
-/* Syscache callback: any pg_type change forgets the cached timeuuid oid. */
+/* The last type whose base type was looked up, and that base type. */
+static Oid	cf_last_argtype = InvalidOid;
+static Oid	cf_last_base = InvalidOid;
+
+/* Syscache callback: any pg_type change forgets the cached type oids. */
 static void
 type_cache_callback(Datum arg, int cacheid, uint32 hashvalue)
 {
@@ -85,6 +90,18 @@ type_cache_callback(Datum arg, int cacheid, uint32 hashvalue)
 	(void) cacheid;
 	(void) hashvalue;
 	cf_timeuuid_oid = InvalidOid;
+	cf_last_argtype = InvalidOid;
+}
+
+/* Make sure pg_type changes reach type_cache_callback before anything is remembered. */
+static void
+register_type_callback(void)
+{
+	if (!cf_type_callback_registered)
+	{
+		CacheRegisterSyscacheCallback(TYPEOID, type_cache_callback, (Datum) 0);
+		cf_type_callback_registered = true;
+	}
 }
 
 /* The oid of cfstore.timeuuid (InvalidOid if it does not exist). */
@@ -95,11 +112,7 @@ timeuuid_oid(void)
 	{
 		Oid			nsp;
 
-		if (!cf_type_callback_registered)
-		{
-			CacheRegisterSyscacheCallback(TYPEOID, type_cache_callback, (Datum) 0);
-			cf_type_callback_registered = true;
-		}
+		register_type_callback();
 		nsp = get_namespace_oid("cfstore", true);
 		if (OidIsValid(nsp))
 			cf_timeuuid_oid = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
@@ -107,6 +120,49 @@ timeuuid_oid(void)
 											  ObjectIdGetDatum(nsp));
 	}
 	return cf_timeuuid_oid;
+}
+
+/*
+ * The base type of an argument's type.  The built-in types that the
+ * conversions name are never domains; for any other type the last answer
+ * is remembered (a call site passes the same type every time) until
+ * pg_type changes.
+ */
+static Oid
+base_type(Oid argtype)
+{
+	switch (argtype)
+	{
+		case BYTEAOID:
+		case TEXTOID:
+		case VARCHAROID:
+		case BPCHAROID:
+		case NAMEOID:
+		case UNKNOWNOID:
+		case INT8OID:
+		case INT4OID:
+		case INT2OID:
+		case NUMERICOID:
+		case FLOAT4OID:
+		case FLOAT8OID:
+		case BOOLOID:
+		case UUIDOID:
+		case TIMESTAMPTZOID:
+		case TIMESTAMPOID:
+			return argtype;
+		default:
+			break;
+	}
+	if (!OidIsValid(argtype) || argtype != cf_last_argtype)
+	{
+		Oid			base;
+
+		register_type_callback();
+		base = getBaseType(argtype);
+		cf_last_base = base;
+		cf_last_argtype = argtype;
+	}
+	return cf_last_base;
 }
 
 /* Append the short name of a type, with its parameters, to buf. */
@@ -462,7 +518,7 @@ static bytea *
 convert(const CfType *type, const CfType *named, Datum value, Oid argtype,
 		const char *slot)
 {
-	Oid			base = getBaseType(argtype);
+	Oid			base = base_type(argtype);
 
 	if (type->kind == CF_REVERSED)
 		return convert(type->sub[0], named, value, argtype, slot);
@@ -473,6 +529,15 @@ convert(const CfType *type, const CfType *named, Datum value, Oid argtype,
 			return DatumGetByteaP(value);
 		case TEXTOID:
 		case VARCHAROID:
+			if (type->kind == CF_UTF8 && GetDatabaseEncoding() == PG_UTF8)
+			{
+				/* the text is UTF-8 already: what cfTypeFromString gives, in one copy */
+				text	   *t = DatumGetTextPP(value);
+				bytea	   *result = cfMakeBytea(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+
+				cfTypeValidate(type, (const uint8 *) VARDATA(result), VARSIZE(result) - VARHDRSZ);
+				return result;
+			}
 			return cfTypeFromString(type, TextDatumGetCString(value));
 		case BPCHAROID:
 			{
@@ -517,10 +582,10 @@ convert(const CfType *type, const CfType *named, Datum value, Oid argtype,
 		default:
 			break;
 	}
-	if (type_is_rowtype(base))
-		return from_record(type, named, value, argtype, slot);
 	if (OidIsValid(base) && base == timeuuid_oid())
 		return from_uuid(type, named, value, argtype, slot);
+	if (type_is_rowtype(base))
+		return from_record(type, named, value, argtype, slot);
 	mismatch(named, argtype, slot);
 	return NULL;				/* keep compiler quiet */
 }
@@ -531,7 +596,7 @@ cfArgToBytes(const CfType *type, Datum value, Oid argtype, const char *slot)
 {
 	bytea	   *result = convert(type, type, value, argtype, slot);
 
-	Assert(getBaseType(argtype) == BYTEAOID ||
+	Assert(base_type(argtype) == BYTEAOID ||
 		   cfTypeValidateMessage(type, (const uint8 *) VARDATA(result),
 								 VARSIZE(result) - VARHDRSZ) == NULL);
 	return result;
@@ -542,7 +607,7 @@ bytea **
 cfArgArrayToBytes(const CfType *type, Datum value, Oid argtype,
 				  const char *slot, int *n)
 {
-	Oid			base = getBaseType(argtype);
+	Oid			base = base_type(argtype);
 	Oid			elemtype = get_element_type(base);
 	int16		elmlen;
 	bool		elmbyval;

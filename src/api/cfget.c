@@ -8,7 +8,10 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_type.h"
 #include "fmgr.h"
+#include "nodes/primnodes.h"
+#include "nodes/supportnodes.h"
 #include "utils/acl.h"
 #include "utils/snapmgr.h"
 
@@ -18,6 +21,11 @@
 
 PG_FUNCTION_INFO_V1(cfstore_get);
 PG_FUNCTION_INFO_V1(cfstore_get_slice);
+PG_FUNCTION_INFO_V1(cfstore_get_slice_support);
+
+/* get_slice's argument positions (sql/60_api.sql) */
+#define CF_SLICE_ARG_COUNT	6
+#define CF_SLICE_DEFAULT_COUNT 100
 
 /* Check a slice range (semantics §8.2) once its bounds are converted. */
 static void
@@ -137,10 +145,45 @@ cfstore_get_slice(PG_FUNCTION_ARGS)
 	spec.start = cfArgBound(fcinfo, 3, itemtype, "start");
 	spec.finish = cfArgBound(fcinfo, 4, itemtype, "finish");
 	spec.reversed = cfArgIsNull(fcinfo, 5) ? false : PG_GETARG_BOOL(5);
-	spec.count = cfArgIsNull(fcinfo, 6) ? 100 : PG_GETARG_INT32(6);
+	spec.count = cfArgIsNull(fcinfo, CF_SLICE_ARG_COUNT) ? CF_SLICE_DEFAULT_COUNT
+		: PG_GETARG_INT32(CF_SLICE_ARG_COUNT);
 	check_range(itemtype, spec.start, spec.finish, spec.reversed, spec.count);
 	/* the column parent and predicate are validated before the key */
 	spec.key = key_arg(fcinfo, 2, t.cf);
 	run_slice(fcinfo, &t, &spec);
 	return (Datum) 0;
+}
+
+/*
+ * Planner support for get_slice: the row estimate of a call whose count is
+ * a constant is that count (a NULL count means the default).  A slice
+ * returns at most count columns; in a Super column family without
+ * super_column it returns count super columns with all their subcolumns,
+ * so there it is an underestimate.  Any other call keeps the declared ROWS.
+ */
+Datum
+cfstore_get_slice_support(PG_FUNCTION_ARGS)
+{
+	Node	   *rawreq = (Node *) PG_GETARG_POINTER(0);
+	SupportRequestRows *req;
+	List	   *args;
+	Node	   *count;
+
+	if (!IsA(rawreq, SupportRequestRows))
+		PG_RETURN_POINTER(NULL);
+	req = (SupportRequestRows *) rawreq;
+	if (req->node == NULL || !IsA(req->node, FuncExpr))
+		PG_RETURN_POINTER(NULL);
+	/* the planner has put the arguments in order and added the defaults */
+	args = ((FuncExpr *) req->node)->args;
+	if (list_length(args) <= CF_SLICE_ARG_COUNT)
+		PG_RETURN_POINTER(NULL);
+	count = (Node *) list_nth(args, CF_SLICE_ARG_COUNT);
+	if (!IsA(count, Const) || ((Const *) count)->consttype != INT4OID)
+		PG_RETURN_POINTER(NULL);
+	if (((Const *) count)->constisnull)
+		req->rows = CF_SLICE_DEFAULT_COUNT;
+	else
+		req->rows = Max(DatumGetInt32(((Const *) count)->constvalue), 1);
+	PG_RETURN_POINTER(req);
 }

@@ -346,6 +346,17 @@ cfCatalogLookup(const char *keyspace, const char *column_family)
 }
 
 /*
+ * The number of times the cache has been emptied.  An entry returned by
+ * cfCatalogLookup stays in the cache, so it stays valid and current, for as
+ * long as this number does not change (after AcceptInvalidationMessages).
+ */
+uint64
+cfCatalogGeneration(void)
+{
+	return cf_cache_generation;
+}
+
+/*
  * The definition of the column family with this id (for the storage layer,
  * which knows relations by id); NULL if no column family has it.
  */

@@ -55,6 +55,7 @@ extern void cfCatalogInit(void);
 extern const CfColumnFamily *cfCatalogLookup(const char *keyspace,
 											 const char *column_family);
 extern const CfColumnFamily *cfCatalogLookupById(int32 id);
+extern uint64 cfCatalogGeneration(void);
 extern const CfType *cfCatalogValueValidator(const CfColumnFamily *cf,
 											 const uint8 *name, int len);
 

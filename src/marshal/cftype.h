@@ -22,6 +22,7 @@
 
 #include "postgres.h"
 
+#include "lib/stringinfo.h"
 #include "port/pg_bswap.h"
 
 #define CF_MARSHAL_PACKAGE "org.apache.cassandra.db.marshal."
@@ -95,6 +96,7 @@ extern int	cfTimeuuidCompare(const uint8 *a, const uint8 *b);
 /* cftype_text.c */
 extern bytea *cfTypeFromString(const CfType *type, const char *str);
 extern char *cfTypeToString(const CfType *type, const uint8 *data, int len);
+extern text *cfTypeToText(const CfType *type, const uint8 *data, int len, StringInfo buf);
 extern bytea *cfMakeBytea(const void *data, int len);
 
 /* cfvarint.c: big integers in Java BigInteger.toByteArray() form */

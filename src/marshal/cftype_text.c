@@ -541,3 +541,59 @@ cfTypeToString(const CfType *type, const uint8 *data, int len)
 	elog(ERROR, "cannot render a %d-byte value as %s", len, cfTypeShortName(type->kind));
 	return NULL;
 }
+
+/* Start a text datum in buf: its header, then the bytes appended. */
+static void
+text_start(StringInfo buf, int len)
+{
+	resetStringInfo(buf);
+	enlargeStringInfo(buf, VARHDRSZ + len);
+	buf->len = VARHDRSZ;
+}
+
+/*
+ * The text form of a value as a text datum, built in buf (a StringInfo the
+ * caller reuses: the result lives in buf->data until buf is used again).
+ * It is cstring_to_text(cfTypeToString(...)), without the intermediate
+ * copies for the common types (the others still allocate their text form
+ * in the current memory context).
+ */
+text *
+cfTypeToText(const CfType *type, const uint8 *data, int len, StringInfo buf)
+{
+	if (type->kind == CF_REVERSED)
+		return cfTypeToText(type->sub[0], data, len, buf);
+	if (len == 0)
+		text_start(buf, 0);
+	else if (type->kind == CF_UTF8)
+	{
+		/* pg_any_to_server validates, and converts when it must */
+		const char *s = pg_any_to_server((const char *) data, len, PG_UTF8);
+		int			n = s == (const char *) data ? (int) strnlen(s, len) : (int) strlen(s);
+
+		text_start(buf, n);
+		appendBinaryStringInfo(buf, s, n);
+	}
+	else if (type->kind == CF_ASCII && memchr(data, '\0', len) == NULL)
+	{
+		text_start(buf, len);
+		appendBinaryStringInfo(buf, (const char *) data, len);
+	}
+	else if ((type->kind == CF_UUID || type->kind == CF_LEXICALUUID || type->kind == CF_TIMEUUID) &&
+			 len == CF_UUID_LEN)
+	{
+		text_start(buf, 36);
+		cfUuidFormat(data, buf->data + VARHDRSZ);
+		buf->len += 36;
+	}
+	else
+	{
+		char	   *s = cfTypeToString(type, data, len);
+		int			n = strlen(s);
+
+		text_start(buf, n);
+		appendBinaryStringInfo(buf, s, n);
+	}
+	SET_VARSIZE(buf->data, buf->len);
+	return (text *) buf->data;
+}

@@ -101,14 +101,14 @@ void
 cfUuidFormat(const uint8 *u, char *out)
 {
 	static const char hex[] = "0123456789abcdef";
-	int			o = 0;
+	/* where each byte's two digits go: the dashes are at 8, 13, 18 and 23 */
+	static const uint8 at[CF_UUID_LEN] = {0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34};
 
 	for (int i = 0; i < CF_UUID_LEN; i++)
 	{
-		if (i == 4 || i == 6 || i == 8 || i == 10)
-			out[o++] = '-';
-		out[o++] = hex[u[i] >> 4];
-		out[o++] = hex[u[i] & 0x0f];
+		out[at[i]] = hex[u[i] >> 4];
+		out[at[i] + 1] = hex[u[i] & 0x0f];
 	}
-	out[o] = '\0';
+	out[8] = out[13] = out[18] = out[23] = '-';
+	out[36] = '\0';
 }

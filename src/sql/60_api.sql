@@ -33,9 +33,15 @@ RETURNS SETOF cfstore.cell AS 'MODULE_PATHNAME', 'cfstore_get' LANGUAGE C STABLE
 COMMENT ON FUNCTION cfstore.get(text, text, "any", "any", "any") IS
   'One live column, or (Super column family, no column_name) every live subcolumn of a super column';
 
+-- The planner's row estimate for a get_slice call: its count when that is a
+-- constant (the declared ROWS otherwise).
+CREATE FUNCTION cfstore._get_slice_support(internal) RETURNS internal
+AS 'MODULE_PATHNAME', 'cfstore_get_slice_support' LANGUAGE C STRICT;
+
 CREATE FUNCTION cfstore.get_slice(keyspace text, column_family text, key "any",
     start "any" DEFAULT NULL, finish "any" DEFAULT NULL, reversed boolean DEFAULT false,
     count integer DEFAULT 100, super_column "any" DEFAULT NULL)
-RETURNS SETOF cfstore.cell AS 'MODULE_PATHNAME', 'cfstore_get_slice' LANGUAGE C STABLE;
+RETURNS SETOF cfstore.cell AS 'MODULE_PATHNAME', 'cfstore_get_slice' LANGUAGE C STABLE
+SUPPORT cfstore._get_slice_support;
 COMMENT ON FUNCTION cfstore.get_slice(text, text, "any", "any", "any", boolean, integer, "any") IS
   'The first count live columns of a row between start and finish (super columns with all their subcolumns in a Super column family without super_column)';

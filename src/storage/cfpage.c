@@ -107,6 +107,32 @@ cfVarintGet(const uint8 *src, uint64 *v)
 	return n;
 }
 
+/* Read a varint as cfVarintGet does, inline (the decoder reads several per cell). */
+static inline int
+varint_get(const uint8 *src, uint64 *v)
+{
+	uint64		r;
+	int			n;
+
+	if (src[0] < 0x80)
+	{
+		*v = src[0];
+		return 1;
+	}
+	r = src[0] & 0x7f;
+	for (n = 1; n < 10; n++)
+	{
+		r |= (uint64) (src[n] & 0x7f) << (7 * n);
+		if (src[n] < 0x80)
+		{
+			*v = r;
+			return n + 1;
+		}
+	}
+	elog(ERROR, "cfstore: corrupt varint");
+	return 0;					/* keep the compiler quiet */
+}
+
 /* The length of a varint. */
 static inline int
 varint_len(uint64 v)
@@ -471,6 +497,8 @@ cfRunDecode(Relation rel, const char *src, Size len, CfRun *run, MemoryContext c
 	int64		prevwt;
 	TransactionId prevxid = InvalidTransactionId;
 	bool		permuted;
+	uint8	   *names = NULL;	/* rebuilt names are carved from one chunk */
+	Size		names_left = 0;
 
 	memcpy(&hdr, src, sizeof(hdr));
 	permuted = (hdr.flags & CF_RUN_TIMEUUID_NAMES) != 0;
@@ -499,9 +527,9 @@ cfRunDecode(Relation rel, const char *src, Size len, CfRun *run, MemoryContext c
 			elog(ERROR, "cfstore: corrupt run item (cell %d of %d past its end)", i, hdr.ncells);
 		c->flagsp = (uint8 *) p;
 		c->flags = *p++;
-		p += cfVarintGet(p, &prefix);
-		p += cfVarintGet(p, &suffix);
-		p += cfVarintGet(p, &mid);
+		p += varint_get(p, &prefix);
+		p += varint_get(p, &suffix);
+		p += varint_get(p, &mid);
 		if (prefix + suffix > (uint64) prevlen || p + mid > end || prefix + suffix + mid > CF_KEY_MAX)
 			elog(ERROR, "cfstore: corrupt run item (bad name length)");
 		namelen = (int) (prefix + suffix + mid);
@@ -528,32 +556,51 @@ cfRunDecode(Relation rel, const char *src, Size len, CfRun *run, MemoryContext c
 			uint8		stored[CF_KEY_MAX];
 			uint8	   *out;
 
-			memcpy(stored, prevstored, prefix);
-			memcpy(stored + prefix, p, mid);
-			memcpy(stored + prefix + mid, prevstored + prevlen - suffix, suffix);
+			if (namelen == 16 && prevlen == 16)
+			{
+				/* TimeUUIDs: the shared prefix and suffix are where they were */
+				memcpy(stored, prevstored, 16);
+				memcpy(stored + prefix, p, mid);
+			}
+			else
+			{
+				memcpy(stored, prevstored, prefix);
+				memcpy(stored + prefix, p, mid);
+				memcpy(stored + prefix + mid, prevstored + prevlen - suffix, suffix);
+			}
 			if (prefix == 0 && suffix == 0 && !(permuted && namelen == 16))
 				c->name = p;
 			else
 			{
-				out = MemoryContextAlloc(cxt, Max(namelen, 1));
+				if (names_left < (Size) namelen)
+				{
+					names_left = Max((Size) namelen, Min((Size) namelen * (hdr.ncells - i), 8192));
+					names = MemoryContextAlloc(cxt, names_left);
+				}
+				out = names;
+				names += namelen;
+				names_left -= namelen;
 				if (permuted && namelen == 16)
 					timeuuid_unpermute(stored, out);
 				else
 					memcpy(out, stored, namelen);
 				c->name = out;
 			}
-			memcpy(prevstored, stored, namelen);
+			if (namelen == 16)
+				memcpy(prevstored, stored, 16);
+			else
+				memcpy(prevstored, stored, namelen);
 		}
 		prevlen = namelen;
 		if (!(c->flags & CF_CELL_LONG_NAME))
 			c->namelen = namelen;
 		p += mid;
-		p += cfVarintGet(p, &v);
+		p += varint_get(p, &v);
 		c->writetime = prevwt + unzigzag(v);
 		prevwt = c->writetime;
 		if (c->flags & CF_CELL_EXPIRING)
 		{
-			p += cfVarintGet(p, &v);
+			p += varint_get(p, &v);
 			c->ttl = (int32) v;
 			memcpy(&c->expires_at, p, 4);
 			p += 4;
@@ -565,10 +612,10 @@ cfRunDecode(Relation rel, const char *src, Size len, CfRun *run, MemoryContext c
 		}
 		if (!(c->flags & CF_CELL_FROZEN))
 		{
-			p += cfVarintGet(p, &v);
+			p += varint_get(p, &v);
 			c->xmin = prevxid + (TransactionId) (int32) unzigzag(v);
 			prevxid = c->xmin;
-			p += cfVarintGet(p, &v);
+			p += varint_get(p, &v);
 			c->cmin = (CommandId) v;
 		}
 		else
@@ -576,7 +623,7 @@ cfRunDecode(Relation rel, const char *src, Size len, CfRun *run, MemoryContext c
 			c->xmin = FrozenTransactionId;
 			c->cmin = 0;
 		}
-		p += cfVarintGet(p, &v);
+		p += varint_get(p, &v);
 		if (p + v > end)
 			elog(ERROR, "cfstore: corrupt run item (bad value length)");
 		c->value = p;

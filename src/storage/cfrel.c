@@ -9,7 +9,8 @@
  * catalog and, as they never change for an id, are kept for the life of
  * the backend in a small hash table.  rd_amcache holds a CfRelInfo (one
  * chunk, freed by the relcache) pointing at them, with the root block read
- * from the metapage.
+ * from the metapage and room for the readers' image of the root page
+ * (8 kB per storage relation a backend has opened).
  *
  *-------------------------------------------------------------------------
  */
@@ -181,9 +182,9 @@ order_lookup(Relation rel, int32 cf_id)
 	return entry;
 }
 
-/* Re-read the root from the metapage into info. */
-void
-cfRelInfoRefreshRoot(Relation rel, CfRelInfo *info)
+/* Read the root and its level from the metapage. */
+static void
+read_root(Relation rel, BlockNumber *root, uint32 *root_level)
 {
 	Buffer		buf = ReadBuffer(rel, CF_META_BLOCK);
 	Page		page;
@@ -202,9 +203,16 @@ cfRelInfoRefreshRoot(Relation rel, CfRelInfo *info)
 				(errcode(ERRCODE_INDEX_CORRUPTED),
 				 errmsg("table \"%s\" has cfstore format version %u, this build reads version %d",
 						RelationGetRelationName(rel), meta->version, CF_FORMAT_VERSION)));
-	info->root = meta->root;
-	info->root_level = meta->root_level;
+	*root = meta->root;
+	*root_level = meta->root_level;
 	UnlockReleaseBuffer(buf);
+}
+
+/* Re-read the root from the metapage into info. */
+void
+cfRelInfoRefreshRoot(Relation rel, CfRelInfo *info)
+{
+	read_root(rel, &info->root, &info->root_level);
 }
 
 /* What this backend knows about a storage relation. */
@@ -217,19 +225,19 @@ cfRelInfo(Relation rel)
 	{
 		int32		cf_id = cfRelationCfId(rel);
 		CfOrderEntry *entry = order_lookup(rel, cf_id);
+		BlockNumber root = InvalidBlockNumber;
+		uint32		root_level = 0;
 
-		CfRelInfo	local;
-
-		memset(&local, 0, sizeof(local));
-		local.cf_id = cf_id;
-		local.is_super = entry->is_super;
-		local.is_counter = entry->is_counter;
-		local.order = entry->order;
-		local.root = InvalidBlockNumber;
 		if (RelationGetNumberOfBlocks(rel) > 0)
-			cfRelInfoRefreshRoot(rel, &local);
-		info = MemoryContextAlloc(CacheMemoryContext, sizeof(CfRelInfo));
-		*info = local;
+			read_root(rel, &root, &root_level);
+		info = MemoryContextAllocZero(CacheMemoryContext, sizeof(CfRelInfo));
+		info->cf_id = cf_id;
+		info->is_super = entry->is_super;
+		info->is_counter = entry->is_counter;
+		info->order = entry->order;
+		info->root = root;
+		info->root_level = root_level;
+		info->rootcopy_blkno = InvalidBlockNumber;
 		rel->rd_amcache = info;
 	}
 	return info;

@@ -20,8 +20,18 @@
  * that sort first in their container.  A forward scan that starts at a
  * container's beginning meets them in the stream; a slice that starts
  * inside it (a start bound, or reversed) reads them first, from the page
- * it lands on when that page's low key shows they are on it, else by a
- * separate descent.
+ * it lands on when that page's low key shows they are on it (usually
+ * without decoding a run: the container's first run shows whether it
+ * starts with one), else from the pages before it, reached by left-links
+ * while the landing page stays pinned (a descent when the row is long).
+ *
+ * Memory: a slice has its own context with a child for the page being
+ * read, which holds its decoded runs and the results it produced until the
+ * queue of results is drained and the walk steps to the next page (and,
+ * for super column slices, a child for the super column being gathered).
+ * The column being reduced is kept in buffers reused from column to
+ * column, so reading a cell allocates only its decoded run and, if it is
+ * returned, one chunk for its name and value.
  *
  *-------------------------------------------------------------------------
  */
@@ -48,9 +58,98 @@ typedef CfFeed (*CfFeedFn) (void *arg, const CfRun *run, CfCell *cell, Buffer bu
  */
 
 /*
+ * Compare the first key of the run item at src with position pos, as
+ * cfKeyCompare(first key, pos) does.  Runs of other rows are told apart by
+ * their row key alone, without reading the first cell.
+ */
+static int
+run_compare(Relation rel, CfRelInfo *info, const char *src, const CfKey *pos)
+{
+	CfRunHeader hdr;
+	CfKey		fk;
+
+	if (pos->nparts == 0)
+		return pos->bound != 0 ? -pos->bound : 1;
+	memcpy(&hdr, src, sizeof(hdr));
+	if (!(hdr.flags & CF_RUN_LONG_KEY))
+	{
+		int			c = cfBytesCompare((const uint8 *) src + sizeof(hdr), hdr.keylen,
+									   pos->key, pos->keylen);
+
+		if (c != 0)
+			return c;
+		if (pos->nparts == 1)
+			return pos->bound != 0 ? -pos->bound : 1;
+	}
+	cfRunFirstKey(rel, src, &fk);
+	return cfKeyCompare(&info->order, &fk, pos);
+}
+
+/*
+ * The first data item of the locked page whose run's first key is above
+ * pos (forward) or at or above it (backward); max + 1 if there is none.
+ */
+static OffsetNumber
+page_search(Relation rel, CfRelInfo *info, Page page, const CfKey *pos, bool backward)
+{
+	OffsetNumber lo = CfPageFirstData(CfPageGetOpaque(page)),
+				hi = PageGetMaxOffsetNumber(page) + 1;
+	int			c;
+
+	/*
+	 * Leaf splits keep rows whole where they can, so a page often starts or
+	 * ends with the row a slice reads: look at both ends before bisecting
+	 * (a page not yet in the processor's cache costs a miss per probe).
+	 */
+	if (lo < hi)
+	{
+		c = run_compare(rel, info, PageGetItem(page, PageGetItemId(page, hi - 1)), pos);
+		if (backward ? c < 0 : c <= 0)
+			return hi;
+		hi--;
+	}
+	if (lo < hi)
+	{
+		c = run_compare(rel, info, PageGetItem(page, PageGetItemId(page, lo)), pos);
+		if (!(backward ? c < 0 : c <= 0))
+			return lo;
+		lo++;
+	}
+	while (lo < hi)
+	{
+		OffsetNumber mid = lo + (hi - lo) / 2;
+
+		c = run_compare(rel, info, PageGetItem(page, PageGetItemId(page, mid)), pos);
+		if (backward ? c < 0 : c <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Ask for the bytes of the run at off of a page, which is read next.  A
+ * leaf page is seldom in the processor's cache when a read reaches it, and
+ * decoding a run waits on memory every other cell; requested while the run
+ * before it is decoded and handed out, the next run is there when its turn
+ * comes (a 100-column slice: a tenth faster).
+ */
+static inline void
+prefetch_run(Page page, OffsetNumber off)
+{
+	ItemId		iid = PageGetItemId(page, off);
+	const char *item = PageGetItem(page, iid);
+
+	for (Size at = 0; at < ItemIdGetLength(iid); at += 64)
+		__builtin_prefetch(item + at);
+}
+
+/*
  * Hand the cells of the locked leaf page in buf to fn, in key order or
  * backwards, starting at position from (NULL: the page's first or last
- * cell).  Returns true if fn asked to stop.
+ * cell).  Returns true if fn asked to stop.  Decoded runs are allocated in
+ * cxt, which the caller resets once it is done with the page.
  */
 static bool
 scan_page(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *from, bool backward,
@@ -61,37 +160,20 @@ scan_page(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *from, bool bac
 	OffsetNumber first = CfPageFirstData(op);
 	OffsetNumber max = PageGetMaxOffsetNumber(page);
 	OffsetNumber off;
-	MemoryContext old = MemoryContextSwitchTo(cxt);
+	MemoryContext old;
 	bool		stopped = false;
 
 	if (max < first)
-	{
-		MemoryContextSwitchTo(old);
 		return false;
-	}
 
+	old = MemoryContextSwitchTo(cxt);
 	/* the run to start in */
 	if (from == NULL)
 		off = backward ? max : first;
 	else
 	{
-		OffsetNumber lo = first,
-					hi = max + 1;
+		OffsetNumber lo = page_search(rel, info, page, from, backward);
 
-		/* first run whose first key is above from (forward) / at or above (backward) */
-		while (lo < hi)
-		{
-			OffsetNumber mid = lo + (hi - lo) / 2;
-			CfKey		fk;
-			int			c;
-
-			cfRunFirstKey(rel, PageGetItem(page, PageGetItemId(page, mid)), &fk);
-			c = cfKeyCompare(&info->order, &fk, from);
-			if (backward ? c < 0 : c <= 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
 		off = lo > first ? lo - 1 : (backward ? InvalidOffsetNumber : first);
 	}
 
@@ -99,9 +181,30 @@ scan_page(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *from, bool bac
 	{
 		ItemId		iid = PageGetItemId(page, off);
 		CfRun		run;
+		bool		skip_run = false;
+		OffsetNumber next = backward ? off - 1 : off + 1;
 
+		if (next >= first && next <= max)
+			prefetch_run(page, next);
 		cfRunDecode(rel, PageGetItem(page, iid), ItemIdGetLength(iid), &run, cxt);
-		for (int k = 0; k < run.ncells; k++)
+		/*
+		 * A position that names only a row (or an infinity) puts every cell
+		 * of a run on the same side of it: decide once for the run.
+		 */
+		if (from != NULL && from->nparts <= 1)
+		{
+			CfKey		ck;
+			int			c;
+
+			if (run.ncells > 0)
+			{
+				cfCellKey(&run, &run.cells[0], &ck);
+				c = cfKeyCompare(&info->order, &ck, from);
+				skip_run = backward ? c >= 0 : c < 0;
+			}
+			from = NULL;
+		}
+		for (int k = 0; k < run.ncells && !skip_run; k++)
 		{
 			int			i = backward ? run.ncells - 1 - k : k;
 			CfCell	   *cell = &run.cells[i];
@@ -130,8 +233,208 @@ scan_page(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *from, bool bac
 			off++;
 	}
 	MemoryContextSwitchTo(old);
-	MemoryContextReset(cxt);
 	return stopped;
+}
+
+/* ---------------------------------------------------------------------
+ * Descending for a read
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * Whether key lies at or beyond the high key of the internal or leaf page
+ * (the descent must move right).  Long parts of the high key are read in
+ * the current memory context.
+ */
+static bool
+past_high_key(Relation rel, CfRelInfo *info, Page page, const CfKey *key)
+{
+	CfKey		hk;
+
+	if (CfPageIsRightmost(CfPageGetOpaque(page)))
+		return false;
+	cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, CF_HIKEY)), &hk);
+	return cfKeyCompare(&info->order, key, &hk) >= 0;
+}
+
+/*
+ * A leaf page passed on the way down, next to the landing page on its left
+ * as far as the descent saw, with its low key: see read_markers.
+ */
+typedef struct CfLeftLeaf
+{
+	BlockNumber blkno;			/* InvalidBlockNumber: unknown */
+	CfKey		lowkey;
+} CfLeftLeaf;
+
+/*
+ * On an internal page (or an image of one): the last downlink whose
+ * separator is at or below key; its separator goes to lowkey (a copy in
+ * lowcxt) unless it is the page's first downlink, whose separator is the
+ * page's own low key, already there.  If left is not NULL, it receives the
+ * downlink before that one, with its separator (unknown if there is none).
+ */
+static BlockNumber
+follow_downlink(Relation rel, CfRelInfo *info, Page page, const CfKey *key,
+				CfKey *lowkey, MemoryContext lowcxt, CfLeftLeaf *left)
+{
+	OffsetNumber first = CfPageFirstData(CfPageGetOpaque(page));
+	OffsetNumber lo = first;
+	OffsetNumber hi = PageGetMaxOffsetNumber(page);
+	CfIndexTuple itup;
+
+	while (lo < hi)
+	{
+		OffsetNumber mid = lo + (hi - lo + 1) / 2;
+		CfKey		sep;
+
+		cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, mid)), &sep);
+		if (cfKeyCompare(&info->order, &sep, key) <= 0)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	if (left != NULL)
+	{
+		left->blkno = InvalidBlockNumber;
+		if (lo > first)
+		{
+			CfIndexTuple prev = (CfIndexTuple) PageGetItem(page, PageGetItemId(page, lo - 1));
+
+			left->blkno = prev->child;
+			if (lo - 1 == first)
+				left->lowkey = *lowkey; /* its bytes stay in lowcxt */
+			else
+			{
+				CfKey		sep;
+
+				cfIndexTupleKey(rel, prev, &sep);
+				cfKeyCopy(&sep, &left->lowkey, lowcxt);
+			}
+		}
+	}
+	itup = (CfIndexTuple) PageGetItem(page, PageGetItemId(page, lo));
+	if (lo != first)
+	{
+		CfKey		sep;
+
+		cfIndexTupleKey(rel, itup, &sep);
+		cfKeyCopy(&sep, lowkey, lowcxt);
+	}
+	return itup->child;
+}
+
+/*
+ * Pin block child of a descent and let go of its parent, locked in parent
+ * (or InvalidBuffer).  The child's page header and special space, which the
+ * descent reads first, are requested from memory before the parent is
+ * released, so that the two overlap.
+ */
+static Buffer
+pin_child(Relation rel, BlockNumber child, Buffer parent)
+{
+	Buffer		buf = ReadBuffer(rel, child);
+	char	   *page = (char *) BufferGetPage(buf);
+
+	__builtin_prefetch(page);
+	__builtin_prefetch(page + BLCKSZ - sizeof(CfPageOpaqueData));
+	if (BufferIsValid(parent))
+		UnlockReleaseBuffer(parent);
+	return buf;
+}
+
+/*
+ * Descend to the leaf page that covers key, share-locked, and its low key
+ * (a copy in lowcxt), as cfDescend does, but starting from the backend's
+ * image of the root page when the root is an internal page.
+ *
+ * Any image of an internal page, however old, is a sound place to start a
+ * Lehman-Yao descent in this tree: a downlink's separator is the low key of
+ * its child, which never changes (a split moves the upper part of a page to
+ * a new right sibling, and pages are never merged or deleted), so a
+ * downlink of an old image leads to a page that starts at or before the
+ * key, and moving right from there reaches the page that covers it.  The
+ * image saves a buffer access, its lock and a search of the root per read.
+ * It is taken again when the cached metapage names another root, and when
+ * a descent from it had to move right at the level below (the tree grew
+ * under it).  A tree that is a single leaf is read through cfDescend.
+ */
+static Buffer
+read_descend(Relation rel, CfRelInfo *info, const CfKey *key, CfKey *lowkey, MemoryContext lowcxt,
+			 CfLeftLeaf *left)
+{
+	Page		image = (Page) info->rootcopy.data;
+	BlockNumber child;
+	Buffer		buf;
+	bool		first_level = true;
+
+	left->blkno = InvalidBlockNumber;
+	if (info->root == InvalidBlockNumber || info->root_level == 0)
+		return cfDescend(rel, info, key, false, NULL, lowkey, lowcxt);
+	if (info->rootcopy_blkno != info->root || info->rootcopy_stale)
+	{
+		Page		page;
+		CfPageOpaque op;
+
+		buf = ReadBuffer(rel, info->root);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		op = CfPageGetOpaque(page);
+		if (!(op->flags & CF_PAGE_ROOT) || op->level != info->root_level || op->level == 0)
+		{
+			/* the root moved: cfDescend finds the new one */
+			UnlockReleaseBuffer(buf);
+			info->rootcopy_blkno = InvalidBlockNumber;
+			return cfDescend(rel, info, key, false, NULL, lowkey, lowcxt);
+		}
+		memcpy(image, page, BLCKSZ);
+		info->rootcopy_blkno = info->root;
+		info->rootcopy_stale = false;
+		UnlockReleaseBuffer(buf);
+	}
+
+	lowkey->nparts = 0;
+	lowkey->bound = -1;
+	child = follow_downlink(rel, info, image, key, lowkey, lowcxt,
+							CfPageGetOpaque(image)->level == 1 ? left : NULL);
+	buf = pin_child(rel, child, InvalidBuffer);
+	for (;;)
+	{
+		Page		page;
+		CfPageOpaque op;
+
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		/* move right past splits the parent (or the image) does not show yet */
+		for (;;)
+		{
+			CfKey		hk;
+
+			page = BufferGetPage(buf);
+			op = CfPageGetOpaque(page);
+			if (!past_high_key(rel, info, page, key))
+				break;
+			if (first_level)
+				info->rootcopy_stale = true;
+			if (op->level == 0)
+			{
+				/* the page passed is the left neighbour now */
+				left->blkno = BufferGetBlockNumber(buf);
+				left->lowkey = *lowkey;
+			}
+			cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, CF_HIKEY)), &hk);
+			cfKeyCopy(&hk, lowkey, lowcxt);
+			child = op->right;
+			UnlockReleaseBuffer(buf);
+			CHECK_FOR_INTERRUPTS();
+			buf = ReadBuffer(rel, child);
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+		}
+		if (op->level == 0)
+			return buf;
+		first_level = false;
+		child = follow_downlink(rel, info, page, key, lowkey, lowcxt, op->level == 1 ? left : NULL);
+		buf = pin_child(rel, child, buf);
+	}
 }
 
 /* A walk over leaf pages. */
@@ -149,12 +452,20 @@ typedef struct CfWalk
 	MemoryContext pagecxt;		/* decoded runs, reset per page */
 	MemoryContext keycxt;		/* the landing page's low key */
 	CfKey		lowkey;
+	CfLeftLeaf	left;			/* the landing page's left neighbour, as the descent saw it */
 	uint64		pages;			/* pages read */
 } CfWalk;
 
-/* Set up a walk from start (NULL: the first or last key). */
+/*
+ * Set up a walk from start (NULL: the first or last key).  The walk
+ * decodes pages in pagecxt, which it resets before each page (what the
+ * consumer allocates there lasts until the next step), and copies the
+ * landing page's low key into keycxt (a walk descends once: that memory is
+ * left to the caller, who owns both contexts).
+ */
 static void
-walk_init(CfWalk *w, Relation rel, CfRelInfo *info, const CfKey *start, bool backward)
+walk_init(CfWalk *w, Relation rel, CfRelInfo *info, const CfKey *start, bool backward,
+		  MemoryContext pagecxt, MemoryContext keycxt)
 {
 	memset(w, 0, sizeof(*w));
 	w->rel = rel;
@@ -170,16 +481,8 @@ walk_init(CfWalk *w, Relation rel, CfRelInfo *info, const CfKey *start, bool bac
 		w->start.nparts = 0;
 		w->start.bound = backward ? 1 : -1;
 	}
-	w->pagecxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore page", ALLOCSET_DEFAULT_SIZES);
-	w->keycxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore low key", ALLOCSET_SMALL_SIZES);
-}
-
-/* Release a walk's memory. */
-static void
-walk_end(CfWalk *w)
-{
-	MemoryContextDelete(w->pagecxt);
-	MemoryContextDelete(w->keycxt);
+	w->pagecxt = pagecxt;
+	w->keycxt = keycxt;
 }
 
 /* The page before blkno (whose left-link was left), share-locked, or InvalidBuffer. */
@@ -213,11 +516,14 @@ walk_left(CfWalk *w, BlockNumber blkno, BlockNumber left)
  * Read the next page of the walk into fn.  The first call lands with a
  * descent and, if landing is not NULL, calls it on the locked page before
  * the cells are read, with the page's low key.  If landing returns false
- * (it needs other pages first), the page is released, resolve is called,
- * and the descent is repeated.  Returns false once the walk is over.
+ * (it needs other pages first), the page is unlocked but stays pinned
+ * while resolve, given the page's block and left-link, reads them; then it
+ * is locked again and the walk moves right from it if it split meanwhile
+ * (splits move keys right only, and pages are never merged).  Returns false
+ * once the walk is over.
  */
 typedef bool (*CfLandFn) (void *arg, Buffer buf, const CfKey *lowkey);
-typedef void (*CfResolveFn) (void *arg);
+typedef void (*CfResolveFn) (void *arg, BlockNumber blkno, BlockNumber left);
 
 static bool
 walk_step(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn resolve)
@@ -229,11 +535,12 @@ walk_step(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn resol
 
 	if (w->finished)
 		return false;
+	/* the last page's decoded runs, and what the consumer kept there, can go */
+	MemoryContextReset(w->pagecxt);
 	if (!w->started)
 	{
 		w->started = true;
-		MemoryContextReset(w->keycxt);
-		buf = cfDescend(w->rel, w->info, &w->start, false, NULL, &w->lowkey, w->keycxt);
+		buf = read_descend(w->rel, w->info, &w->start, &w->lowkey, w->keycxt, &w->left);
 		if (!BufferIsValid(buf))
 		{
 			w->finished = true;
@@ -241,16 +548,13 @@ walk_step(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn resol
 		}
 		if (landing && !landing(arg, buf, &w->lowkey))
 		{
-			/* a reader never holds two pages: let go before reading others */
-			UnlockReleaseBuffer(buf);
-			resolve(arg);
-			MemoryContextReset(w->keycxt);
-			buf = cfDescend(w->rel, w->info, &w->start, false, NULL, &w->lowkey, w->keycxt);
-			if (!BufferIsValid(buf))
-			{
-				w->finished = true;
-				return false;
-			}
+			/* a reader never holds two page locks: let go before reading others */
+			BlockNumber left = CfPageGetOpaque(BufferGetPage(buf))->left;
+
+			LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+			resolve(arg, BufferGetBlockNumber(buf), left);
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			buf = cfMoveRight(w->rel, w->info, buf, &w->start, BUFFER_LOCK_SHARE);
 		}
 		from = w->has_start ? &w->start : NULL;
 	}
@@ -321,6 +625,13 @@ typedef enum CfReadMode
 	CF_READ_SUPERS				/* super columns of one row, with all their subcolumns */
 } CfReadMode;
 
+/* A grow-only buffer holding one bytea (the current column's name or value). */
+typedef struct CfByteBuf
+{
+	bytea	   *data;
+	Size		cap;
+} CfByteBuf;
+
 struct CfSliceState
 {
 	Relation	rel;
@@ -331,7 +642,9 @@ struct CfSliceState
 	bool		is_counter;
 	bool		is_super;
 	int64		now;			/* seconds since 1970, for TTL expiry */
+	MemoryContext cxt;			/* the state's own memory, parent of the others */
 	CfWalk		walk;
+	MemoryContext pagecxt;		/* decoded runs of the page being read */
 
 	/* the slice */
 	bytea	   *key;
@@ -350,9 +663,16 @@ struct CfSliceState
 	bool		row_markers_known;
 	bool		sc_markers_known;
 
-	/* the column being reduced */
+	/*
+	 * The column being reduced.  Its name, value and counter increments live
+	 * in buffers that are reused from column to column.
+	 */
 	CfColumn	col;
-	MemoryContext colcxt;
+	CfByteBuf	namebuf;
+	CfByteBuf	valuebuf;
+	int64	   *delta_ts;
+	int64	   *delta;
+	int			maxdeltas;
 
 	/* CF_READ_SUPERS: the super column being gathered */
 	int			ngroup;
@@ -360,12 +680,16 @@ struct CfSliceState
 	CfColumn   *group;
 	MemoryContext groupcxt;
 
-	/* results */
+	/*
+	 * results: the queue's bytes are in pagecxt, which the walk resets only
+	 * at its next step, once the queue is drained
+	 */
 	CfOutCell  *queue;
 	int			nqueue;
 	int			maxqueue;
 	int			qhead;
-	MemoryContext outcxt;
+	bytea	   *outkey;			/* curkey and cursc copied into pagecxt, or NULL */
+	bytea	   *outsc;
 	bool		done;
 };
 
@@ -387,24 +711,48 @@ unix_now(void)
 		(int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY;
 }
 
-/* Start reducing a new column. */
-static void
-column_reset(CfSliceState *s, CfColumn *col, const uint8 *name, int len)
+/* Put len bytes into a buffer as a bytea, growing it in cxt if needed. */
+static bytea *
+bytebuf_set(CfByteBuf *buf, MemoryContext cxt, const uint8 *data, int len)
 {
-	MemoryContext old;
+	Size		need = VARHDRSZ + len;
 
-	MemoryContextReset(s->colcxt);
-	memset(col, 0, sizeof(*col));
-	old = MemoryContextSwitchTo(s->colcxt);
-	col->name = cfMakeBytea(name, len);
-	MemoryContextSwitchTo(old);
-	col->deleted_at = CF_NO_DELETION;
+	if (buf->cap < need)
+	{
+		Size		cap = Max(buf->cap, 64);
+
+		while (cap < need)
+			cap *= 2;
+		if (buf->data)
+			pfree(buf->data);
+		buf->data = MemoryContextAlloc(cxt, cap);
+		buf->cap = cap;
+	}
+	SET_VARSIZE(buf->data, need);
+	if (len > 0)
+		memcpy(VARDATA(buf->data), data, len);
+	return buf->data;
 }
 
-/* Fold one visible version into its column (semantics §4, §6, §7). */
+/* Start reducing a new column. */
 static void
-column_add(CfSliceState *s, CfColumn *col, const CfCell *cell)
+column_reset(CfSliceState *s, const uint8 *name, int len)
 {
+	CfColumn   *col = &s->col;
+
+	memset(col, 0, sizeof(*col));
+	col->name = bytebuf_set(&s->namebuf, s->cxt, name, len);
+	col->deleted_at = CF_NO_DELETION;
+	col->delta_ts = s->delta_ts;
+	col->delta = s->delta;
+	col->maxdeltas = s->maxdeltas;
+}
+
+/* Fold one visible version into the current column (semantics §4, §6, §7). */
+static void
+column_add(CfSliceState *s, const CfCell *cell)
+{
+	CfColumn   *col = &s->col;
 	bool		tomb = (cell->flags & CF_CELL_TOMBSTONE) != 0;
 	MemoryContext old;
 
@@ -424,11 +772,15 @@ column_add(CfSliceState *s, CfColumn *col, const CfCell *cell)
 			{
 				int			n = Max(8, col->maxdeltas * 2);
 
-				old = MemoryContextSwitchTo(s->colcxt);
+				old = MemoryContextSwitchTo(s->cxt);
 				col->delta_ts = col->delta_ts ? repalloc(col->delta_ts, sizeof(int64) * n) : palloc(sizeof(int64) * n);
 				col->delta = col->delta ? repalloc(col->delta, sizeof(int64) * n) : palloc(sizeof(int64) * n);
 				MemoryContextSwitchTo(old);
 				col->maxdeltas = n;
+				/* the arrays serve the next columns too */
+				s->delta_ts = col->delta_ts;
+				s->delta = col->delta;
+				s->maxdeltas = n;
 			}
 			col->delta_ts[col->ndeltas] = cell->writetime;
 			col->delta[col->ndeltas] = cell->valuelen == 8 ? (int64) cfReadBe64(cell->value) : 0;
@@ -464,7 +816,6 @@ column_add(CfSliceState *s, CfColumn *col, const CfCell *cell)
 	col->ts = cell->writetime;
 	col->ttl = (cell->flags & CF_CELL_EXPIRING) ? cell->ttl : 0;
 	col->expires_at = (cell->flags & CF_CELL_EXPIRING) ? cell->expires_at : 0;
-	old = MemoryContextSwitchTo(s->colcxt);
 	if (tomb)
 		col->value = NULL;
 	else
@@ -472,18 +823,33 @@ column_add(CfSliceState *s, CfColumn *col, const CfCell *cell)
 		int			vlen;
 		const uint8 *v = cfCellValue(s->rel, cell, &vlen);
 
-		col->value = cfMakeBytea(v, vlen);
+		col->value = bytebuf_set(&s->valuebuf, s->cxt, v, vlen);
 	}
-	MemoryContextSwitchTo(old);
+}
+
+/* A copy of a bytea in the current memory context. */
+static bytea *
+bytea_copy(const bytea *b)
+{
+	return cfMakeBytea(VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b));
 }
 
 /*
  * Resolve a reduced column against its containers' deletions into out
- * (allocated in the current context); false if it is not live.
+ * (allocated in the current context, pagecxt); false if it is not live.  The
+ * name and value share one chunk; the row key and super column are copied
+ * into pagecxt once and shared by the cells that follow.
  */
 static bool
 column_resolve(CfSliceState *s, const CfColumn *col, int64 container_del, CfOutCell *out)
 {
+	const uint8 *value;
+	int			vlen;
+	uint64		be;
+	int			nlen;
+	Size		nsize;
+	char	   *chunk;
+
 	if (!col->any)
 		return false;
 	memset(out, 0, sizeof(*out));
@@ -492,7 +858,6 @@ column_resolve(CfSliceState *s, const CfColumn *col, int64 container_del, CfOutC
 		int64		del = Max(col->deleted_at, container_del);
 		int64		total = 0;
 		bool		live = false;
-		uint64		be;
 
 		for (int i = 0; i < col->ndeltas; i++)
 		{
@@ -505,21 +870,35 @@ column_resolve(CfSliceState *s, const CfColumn *col, int64 container_del, CfOutC
 		if (!live)
 			return false;
 		be = pg_hton64((uint64) total);
-		out->value = cfMakeBytea((const uint8 *) &be, 8);
+		value = (const uint8 *) &be;
+		vlen = 8;
 		out->is_counter = true;
 	}
 	else
 	{
 		if (col->tomb || col->ts <= container_del)
 			return false;
-		out->value = cfMakeBytea((const uint8 *) VARDATA(col->value), VARSIZE(col->value) - VARHDRSZ);
+		value = (const uint8 *) VARDATA(col->value);
+		vlen = VARSIZE(col->value) - VARHDRSZ;
 		out->writetime = col->ts;
 		out->ttl = col->ttl;
 		out->expires_at = col->expires_at;
 	}
-	out->name = cfMakeBytea((const uint8 *) VARDATA(col->name), VARSIZE(col->name) - VARHDRSZ);
-	out->key = s->curkey ? cfMakeBytea((const uint8 *) VARDATA(s->curkey), VARSIZE(s->curkey) - VARHDRSZ) : NULL;
-	out->sc = (s->is_super && s->cursc) ? cfMakeBytea((const uint8 *) VARDATA(s->cursc), VARSIZE(s->cursc) - VARHDRSZ) : NULL;
+	nlen = VARSIZE(col->name) - VARHDRSZ;
+	nsize = MAXALIGN(VARHDRSZ + nlen);
+	chunk = palloc(nsize + VARHDRSZ + vlen);
+	out->name = (bytea *) chunk;
+	SET_VARSIZE(out->name, VARHDRSZ + nlen);
+	memcpy(VARDATA(out->name), VARDATA(col->name), nlen);
+	out->value = (bytea *) (chunk + nsize);
+	SET_VARSIZE(out->value, VARHDRSZ + vlen);
+	memcpy(VARDATA(out->value), value, vlen);
+	if (s->curkey && s->outkey == NULL)
+		s->outkey = bytea_copy(s->curkey);
+	out->key = s->curkey ? s->outkey : NULL;
+	if (s->is_super && s->cursc && s->outsc == NULL)
+		s->outsc = bytea_copy(s->cursc);
+	out->sc = (s->is_super && s->cursc) ? s->outsc : NULL;
 	return true;
 }
 
@@ -529,7 +908,7 @@ queue_push(CfSliceState *s)
 {
 	if (s->nqueue == s->maxqueue)
 	{
-		MemoryContext old = MemoryContextSwitchTo(s->outcxt);
+		MemoryContext old = MemoryContextSwitchTo(s->cxt);
 
 		s->maxqueue = Max(16, s->maxqueue * 2);
 		s->queue = s->queue ? repalloc(s->queue, sizeof(CfOutCell) * s->maxqueue)
@@ -581,7 +960,7 @@ column_finish(CfSliceState *s)
 	else
 	{
 		CfOutCell	out;
-		MemoryContext old = MemoryContextSwitchTo(s->outcxt);
+		MemoryContext old = MemoryContextSwitchTo(s->pagecxt);
 
 		if (column_resolve(s, &s->col, container_deletion(s), &out))
 		{
@@ -591,7 +970,6 @@ column_finish(CfSliceState *s)
 		MemoryContextSwitchTo(old);
 	}
 	s->col.name = NULL;
-	MemoryContextReset(s->colcxt);
 }
 
 /* CF_READ_SUPERS: finish the super column being gathered. */
@@ -605,7 +983,7 @@ group_finish(CfSliceState *s)
 	column_finish(s);
 	if (s->cursc == NULL)
 		return;
-	old = MemoryContextSwitchTo(s->outcxt);
+	old = MemoryContextSwitchTo(s->pagecxt);
 	for (int i = 0; i < s->ngroup; i++)
 	{
 		CfOutCell	out;
@@ -647,11 +1025,12 @@ bound_compare(const CfType *type, const uint8 *name, int len, const bytea *bound
 static void
 set_cursc(CfSliceState *s, const CfRun *run)
 {
-	MemoryContext old = MemoryContextSwitchTo(s->outcxt->parent);
+	MemoryContext old = MemoryContextSwitchTo(s->cxt);
 
 	if (s->cursc)
 		pfree(s->cursc);
 	s->cursc = cfMakeBytea(run->sc, run->sclen);
+	s->outsc = NULL;
 	MemoryContextSwitchTo(old);
 	s->sc_del = CF_NO_DELETION;
 }
@@ -674,13 +1053,14 @@ slice_feed(void *arg, const CfRun *run, CfCell *cell, Buffer buf)
 		MemoryContext old;
 
 		column_finish(s);
-		old = MemoryContextSwitchTo(s->outcxt->parent);
+		old = MemoryContextSwitchTo(s->cxt);
 		if (s->curkey)
 			pfree(s->curkey);
 		s->curkey = cfMakeBytea(run->key, run->keylen);
 		if (s->cursc)
 			pfree(s->cursc);
 		s->cursc = NULL;
+		s->outkey = s->outsc = NULL;
 		MemoryContextSwitchTo(old);
 		s->row_del = CF_NO_DELETION;
 		s->sc_del = CF_NO_DELETION;
@@ -752,10 +1132,10 @@ slice_feed(void *arg, const CfRun *run, CfCell *cell, Buffer buf)
 					return CF_FEED_STOP;
 			}
 		}
-		column_reset(s, &s->col, cell->name, cell->namelen);
+		column_reset(s, cell->name, cell->namelen);
 	}
 	if (cfCellVisible(cell, cell->flagsp, buf, s->snapshot))
-		column_add(s, &s->col, cell);
+		column_add(s, cell);
 	return CF_FEED_CONTINUE;
 }
 
@@ -804,23 +1184,135 @@ marker_position(CfSliceState *s, bytea *sc, CfKey *pos)
 	pos->bound = -1;
 }
 
-/* Read a container's tombstones with a walk of their own. */
+/*
+ * Whether the run at off of a locked page belongs to the container whose
+ * tombstones are at pos: CF_RUN_OTHER if not, else whether it starts with a
+ * tombstone.  Only the run's first cell is read.
+ */
+typedef enum CfRunOpens
+{
+	CF_RUN_OTHER,
+	CF_RUN_TOMBSTONE_FIRST,
+	CF_RUN_CELL_FIRST
+} CfRunOpens;
+
+static CfRunOpens
+run_opens(CfSliceState *s, Page page, OffsetNumber off, const CfKey *pos)
+{
+	CfKey		fk;
+
+	cfRunFirstKey(s->rel, PageGetItem(page, PageGetItemId(page, off)), &fk);
+	if (fk.keylen != pos->keylen || memcmp(fk.key, pos->key, pos->keylen) != 0 ||
+		fk.sclen != pos->sclen || memcmp(fk.sc, pos->sc, pos->sclen) != 0)
+		return CF_RUN_OTHER;
+	return fk.namelen == 0 ? CF_RUN_TOMBSTONE_FIRST : CF_RUN_CELL_FIRST;
+}
+
+/*
+ * The deletion time of the container whose tombstones are at pos, read
+ * from the locked page in buf, which covers pos.  A container's tombstones
+ * are its first cells, so they open the first run at or after pos: unless
+ * that run is the container's and starts with an empty name, there are
+ * none, and no run needs decoding.
+ */
 static int64
-read_markers(CfSliceState *s, bytea *sc)
+page_markers(CfSliceState *s, Buffer buf, bytea *sc, const CfKey *pos)
+{
+	Page		page = BufferGetPage(buf);
+	MemoryContext old = MemoryContextSwitchTo(s->pagecxt);
+	OffsetNumber off = page_search(s->rel, s->info, page, pos, true);
+	CfMarkerScan m;
+
+	m.s = s;
+	m.sc = sc;
+	m.del = CF_NO_DELETION;
+	m.ended = false;
+	if (off <= PageGetMaxOffsetNumber(page) &&
+		run_opens(s, page, off, pos) == CF_RUN_TOMBSTONE_FIRST)
+		scan_page(s->rel, s->info, buf, pos, false, marker_feed, &m, s->pagecxt);
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(s->pagecxt);
+	return m.del;
+}
+
+/* How many pages a slice walks left to its container's tombstones before it descends instead. */
+#define CF_MARKER_LEFT_PAGES 3
+
+/*
+ * Read a container's tombstones, which lie left of the landing page blkno
+ * (whose left-link is left).  A row that does not fit its landing page
+ * starts on a page before it: walk left to the first page that starts
+ * before the tombstones' position (or is the leftmost), and read forward
+ * from there.  A page passed on the way that starts with one of the
+ * container's cells holds no tombstones, so the reading ends at it.  For a
+ * long row the walk would be long: after a few pages, descend to the
+ * position instead.
+ */
+static int64
+read_markers(CfSliceState *s, bytea *sc, BlockNumber blkno, BlockNumber left)
 {
 	CfMarkerScan m;
 	CfWalk		w;
 	CfKey		pos;
+	Buffer		buf = InvalidBuffer;
+	BlockNumber clean = InvalidBlockNumber;
+	MemoryContext old;
 
 	m.s = s;
 	m.sc = sc;
 	m.del = CF_NO_DELETION;
 	m.ended = false;
 	marker_position(s, sc, &pos);
-	walk_init(&w, s->rel, s->info, &pos, false);
+	walk_init(&w, s->rel, s->info, &pos, false, s->pagecxt, s->cxt);
+	old = MemoryContextSwitchTo(s->pagecxt);
+	for (int i = 0; i < CF_MARKER_LEFT_PAGES && left != InvalidBlockNumber; i++)
+	{
+		Page		page;
+		CfPageOpaque op;
+		OffsetNumber first;
+
+		buf = walk_left(&w, blkno, left);
+		page = BufferGetPage(buf);
+		op = CfPageGetOpaque(page);
+		first = CfPageFirstData(op);
+		if (op->left == InvalidBlockNumber ||
+			(first <= PageGetMaxOffsetNumber(page) &&
+			 run_compare(s->rel, s->info, PageGetItem(page, PageGetItemId(page, first)), &pos) < 0))
+			break;
+		/*
+		 * The landing page's left neighbour, as the descent saw it, with its
+		 * low key from the parent: if it starts at or before pos, it covers
+		 * pos (its right-link is the landing page, whose low key is above
+		 * pos), even if its first run is already the container's.
+		 */
+		if (i == 0 && BufferGetBlockNumber(buf) == s->walk.left.blkno &&
+			cfKeyCompare(&s->info->order, &s->walk.left.lowkey, &pos) <= 0)
+			break;
+		blkno = BufferGetBlockNumber(buf);
+		clean = (first <= PageGetMaxOffsetNumber(page) &&
+				 run_opens(s, page, first, &pos) == CF_RUN_CELL_FIRST) ? blkno : InvalidBlockNumber;
+		left = op->left;
+		UnlockReleaseBuffer(buf);
+		buf = InvalidBuffer;
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(s->pagecxt);
+
+	if (BufferIsValid(buf))
+	{
+		/* the page that covers pos: read it, then the pages after it */
+		BlockNumber right = CfPageGetOpaque(BufferGetPage(buf))->right;
+
+		scan_page(s->rel, s->info, buf, &pos, false, marker_feed, &m, s->pagecxt);
+		MemoryContextReset(s->pagecxt);
+		UnlockReleaseBuffer(buf);
+		if (right == clean || right == InvalidBlockNumber)
+			m.ended = true;
+		w.started = true;
+		w.next = right;
+	}
 	while (!m.ended && walk_step(&w, marker_feed, &m, NULL, NULL))
 		;
-	walk_end(&w);
 	return m.del;
 }
 
@@ -833,22 +1325,16 @@ slice_landing(void *arg, Buffer buf, const CfKey *lowkey)
 {
 	CfSliceState *s = (CfSliceState *) arg;
 	CfKey		pos;
-	CfMarkerScan m;
 
 	if (s->markers_known)
 		return true;
-	m.s = s;
 
 	if (!s->row_markers_known)
 	{
 		marker_position(s, NULL, &pos);
 		if (cfKeyCompare(&s->info->order, lowkey, &pos) <= 0)
 		{
-			m.sc = NULL;
-			m.del = CF_NO_DELETION;
-			m.ended = false;
-			scan_page(s->rel, s->info, buf, &pos, false, marker_feed, &m, s->walk.pagecxt);
-			s->row_del = m.del;
+			s->row_del = page_markers(s, buf, NULL, &pos);
 			s->row_markers_known = true;
 		}
 	}
@@ -857,11 +1343,7 @@ slice_landing(void *arg, Buffer buf, const CfKey *lowkey)
 		marker_position(s, s->sc, &pos);
 		if (cfKeyCompare(&s->info->order, lowkey, &pos) <= 0)
 		{
-			m.sc = s->sc;
-			m.del = CF_NO_DELETION;
-			m.ended = false;
-			scan_page(s->rel, s->info, buf, &pos, false, marker_feed, &m, s->walk.pagecxt);
-			s->sc_del = m.del;
+			s->sc_del = page_markers(s, buf, s->sc, &pos);
 			s->sc_markers_known = true;
 		}
 	}
@@ -869,16 +1351,16 @@ slice_landing(void *arg, Buffer buf, const CfKey *lowkey)
 	return s->markers_known;
 }
 
-/* Read the markers the landing page did not hold, each with a walk of its own. */
+/* Read the markers the landing page (blkno, left-link left) did not hold. */
 static void
-slice_resolve(void *arg)
+slice_resolve(void *arg, BlockNumber blkno, BlockNumber left)
 {
 	CfSliceState *s = (CfSliceState *) arg;
 
 	if (!s->row_markers_known)
-		s->row_del = read_markers(s, NULL);
+		s->row_del = read_markers(s, NULL, blkno, left);
 	if (!s->sc_markers_known)
-		s->sc_del = read_markers(s, s->sc);
+		s->sc_del = read_markers(s, s->sc, blkno, left);
 	s->row_markers_known = s->sc_markers_known = s->markers_known = true;
 }
 
@@ -938,14 +1420,19 @@ slice_start(CfSliceState *s, CfKey *pos)
 	}
 }
 
-/* Common set-up of a slice or scan. */
+/*
+ * Common set-up of a slice or scan.  The state lives in a memory context of
+ * its own, with children for the page being decoded, the results waiting
+ * in the queue and (super column slices) the super column being gathered.
+ */
 static CfSliceState *
 state_create(Relation rel, Snapshot snapshot, CfReadMode mode, bool backward)
 {
-	CfSliceState *s = palloc0(sizeof(CfSliceState));
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore slice",
 											  ALLOCSET_DEFAULT_SIZES);
+	CfSliceState *s = MemoryContextAllocZero(cxt, sizeof(CfSliceState));
 
+	s->cxt = cxt;
 	s->rel = rel;
 	s->info = cfRelInfo(rel);
 	s->snapshot = snapshot;
@@ -956,9 +1443,9 @@ state_create(Relation rel, Snapshot snapshot, CfReadMode mode, bool backward)
 	s->now = unix_now();
 	s->row_del = CF_NO_DELETION;
 	s->sc_del = CF_NO_DELETION;
-	s->colcxt = AllocSetContextCreate(cxt, "cfstore column", ALLOCSET_SMALL_SIZES);
-	s->groupcxt = AllocSetContextCreate(cxt, "cfstore super column", ALLOCSET_DEFAULT_SIZES);
-	s->outcxt = AllocSetContextCreate(cxt, "cfstore results", ALLOCSET_DEFAULT_SIZES);
+	s->pagecxt = AllocSetContextCreate(cxt, "cfstore page", ALLOCSET_DEFAULT_SIZES);
+	if (mode == CF_READ_SUPERS)
+		s->groupcxt = AllocSetContextCreate(cxt, "cfstore super column", ALLOCSET_DEFAULT_SIZES);
 	s->count = PG_INT64_MAX;
 	return s;
 }
@@ -972,7 +1459,7 @@ cfSliceBegin(Relation rel, const CfSliceSpec *spec, Snapshot snapshot)
 	MemoryContext old;
 
 	s = state_create(rel, snapshot, spec->whole_super ? CF_READ_SUPERS : CF_READ_COLUMNS, spec->reversed);
-	old = MemoryContextSwitchTo(s->outcxt->parent);
+	old = MemoryContextSwitchTo(s->cxt);
 	s->key = (bytea *) pg_detoast_datum_copy((struct varlena *) spec->key);
 	s->curkey = s->key;
 	s->sc = spec->sc ? (bytea *) pg_detoast_datum_copy((struct varlena *) spec->sc) : NULL;
@@ -985,7 +1472,7 @@ cfSliceBegin(Relation rel, const CfSliceSpec *spec, Snapshot snapshot)
 	if (s->count <= 0)
 		s->done = true;
 	slice_start(s, &pos);
-	walk_init(&s->walk, rel, s->info, &pos, s->backward);
+	walk_init(&s->walk, rel, s->info, &pos, s->backward, s->pagecxt, s->cxt);
 	MemoryContextSwitchTo(old);
 	return s;
 }
@@ -1003,12 +1490,11 @@ cfSliceNext(CfSliceState *s, CfOutCell *out)
 		}
 		if (s->done)
 			return false;
-		/* the queue is drained: its memory can go */
-		s->qhead = s->nqueue = s->maxqueue = 0;
-		s->queue = NULL;
-		MemoryContextReset(s->outcxt);
+		/* the queue is drained: the next step frees its bytes */
+		s->qhead = s->nqueue = 0;
+		s->outkey = s->outsc = NULL;
 		{
-			MemoryContext old = MemoryContextSwitchTo(s->outcxt->parent);
+			MemoryContext old = MemoryContextSwitchTo(s->cxt);
 			bool		more = walk_step(&s->walk, slice_feed, s, slice_landing, slice_resolve);
 
 			if (!more)
@@ -1035,9 +1521,7 @@ cfSliceNext(CfSliceState *s, CfOutCell *out)
 void
 cfSliceEnd(CfSliceState *s)
 {
-	walk_end(&s->walk);
-	MemoryContextDelete(s->outcxt->parent);
-	pfree(s);
+	MemoryContextDelete(s->cxt);
 }
 
 /* ---------------------------------------------------------------------
@@ -1057,8 +1541,8 @@ cfScanBegin(Relation rel, Snapshot snapshot)
 	MemoryContext old;
 
 	scan->s = state_create(rel, snapshot, CF_READ_SCAN, false);
-	old = MemoryContextSwitchTo(scan->s->outcxt->parent);
-	walk_init(&scan->s->walk, rel, scan->s->info, NULL, false);
+	old = MemoryContextSwitchTo(scan->s->cxt);
+	walk_init(&scan->s->walk, rel, scan->s->info, NULL, false, scan->s->pagecxt, scan->s->cxt);
 	scan->s->markers_known = true;
 	MemoryContextSwitchTo(old);
 	return scan;

@@ -249,6 +249,14 @@ typedef struct CfRelInfo
 	CfOrder		order;
 	BlockNumber root;			/* cached from the metapage */
 	uint32		root_level;
+	/*
+	 * Readers' image of the root page when it is an internal page, taken
+	 * from block rootcopy_blkno (InvalidBlockNumber: none); stale once a
+	 * descent from it had to move right.  See read_descend in cfslice.c.
+	 */
+	BlockNumber rootcopy_blkno;
+	bool		rootcopy_stale;
+	PGAlignedBlock rootcopy;
 } CfRelInfo;
 
 extern CfRelInfo *cfRelInfo(Relation rel);
