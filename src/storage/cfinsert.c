@@ -272,8 +272,8 @@ cfTreeEnsure(Relation rel, CfRelInfo *info)
 }
 
 /* The items of a page after its high key, pointing into the page. */
-static CfItem *
-page_items(Page page, int *n)
+CfItem *
+cfPageItems(Page page, int *n)
 {
 	CfPageOpaque op = CfPageGetOpaque(page);
 	OffsetNumber first = CfPageFirstData(op);
@@ -338,6 +338,51 @@ cfBuildPage(Page page, const CfPageOpaqueData *opaque, const char *hikey, Size h
 			elog(ERROR, "cfstore: could not rebuild page (item %d of %d, %zu bytes)",
 				 i, n, items[i].len);
 	}
+}
+
+/* Whether items fit a rebuild of the page (which keeps its high key). */
+bool
+cfItemsFitPage(Page page, const CfItem *items, int n)
+{
+	CfPageOpaque op = CfPageGetOpaque(page);
+	Size		hikey_len = CfPageIsRightmost(op) ? 0 : ItemIdGetLength(PageGetItemId(page, CF_HIKEY));
+
+	return items_space(items, n) <= page_capacity(hikey_len);
+}
+
+/*
+ * Rebuild the page in buf (exclusively locked) with items, keeping its
+ * opaque data and high key, in one WAL record that also clears child's
+ * INCOMPLETE_SPLIT flag if child is valid.  Items may point into the page.
+ */
+void
+cfRebuildPage(Relation rel, Buffer buf, Buffer child, const CfItem *items, int n)
+{
+	Page		page = BufferGetPage(buf);
+	CfPageOpaqueData keep = *CfPageGetOpaque(page);
+	char	   *hikey = NULL;
+	Size		hikey_len = 0;
+	GenericXLogState *state;
+	Page		gpage;
+
+	if (!CfPageIsRightmost(&keep))
+	{
+		ItemId		iid = PageGetItemId(page, CF_HIKEY);
+
+		hikey_len = ItemIdGetLength(iid);
+		hikey = palloc(hikey_len);
+		memcpy(hikey, PageGetItem(page, iid), hikey_len);
+	}
+	state = GenericXLogStart(rel);
+	if (BufferIsValid(child))
+	{
+		Page		cpage = GenericXLogRegisterBuffer(state, child, 0);
+
+		CfPageGetOpaque(cpage)->flags &= ~CF_PAGE_INCOMPLETE_SPLIT;
+	}
+	gpage = GenericXLogRegisterBuffer(state, buf, 0);
+	cfBuildPage(gpage, &keep, hikey, hikey_len, items, n);
+	GenericXLogFinish(state);
 }
 
 /* The last full key of an item (the last cell of a run, or an index tuple's key). */
@@ -501,18 +546,7 @@ rewrite_page(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
 	if (items_space(items, n) <= page_capacity(hikey_len))
 	{
 		/* it fits once compacted: rebuild the page in one record */
-		CfPageOpaqueData keep = *op;
-
-		state = GenericXLogStart(rel);
-		if (BufferIsValid(child))
-		{
-			Page		cpage = GenericXLogRegisterBuffer(state, child, 0);
-
-			CfPageGetOpaque(cpage)->flags &= ~CF_PAGE_INCOMPLETE_SPLIT;
-		}
-		gpage = GenericXLogRegisterBuffer(state, buf, 0);
-		cfBuildPage(gpage, &keep, hikey, hikey_len, items, n);
-		GenericXLogFinish(state);
+		cfRebuildPage(rel, buf, child, items, n);
 		return;
 	}
 
@@ -759,7 +793,7 @@ insert_downlink(Relation rel, CfRelInfo *info, Buffer lbuf, CfStack *stack,
 		return;
 	}
 
-	items = page_items(ppage, &n);
+	items = cfPageItems(ppage, &n);
 	items = repalloc(items, sizeof(CfItem) * (n + 1));
 	memmove(&items[pos + 2], &items[pos + 1], sizeof(CfItem) * (n - pos - 1));
 	len = cfIndexTupleSize(sep);
@@ -767,7 +801,7 @@ insert_downlink(Relation rel, CfRelInfo *info, Buffer lbuf, CfStack *stack,
 	cfIndexTupleForm(sep, rblk, itup);
 	items[pos + 1].data = itup;
 	items[pos + 1].len = len;
-	/* page_items points into the page: copy before the rebuild overwrites it */
+	/* cfPageItems points into the page: copy before the rebuild overwrites it */
 	for (int i = 0; i <= n; i++)
 	{
 		if (i != pos + 1)
@@ -1185,7 +1219,7 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 		{
 			/* rebuild (compacting) or split the page */
 			int			n;
-			CfItem	   *items = page_items(page, &n);
+			CfItem	   *items = cfPageItems(page, &n);
 			CfItem	   *all = palloc(sizeof(CfItem) * (n + 2));
 			int			k = 0;
 			int			idx = target - first;

@@ -136,11 +136,13 @@ cfOverflowRead(Relation rel, const uint8 *ref)
 	CfLongRef	r;
 	uint8	   *out;
 	Size		got = 0;
-	BlockNumber blkno;
+	BlockNumber blkno,
+				nblocks;
 
 	memcpy(&r, ref, sizeof(r));
 	out = palloc(Max(r.len, 1));
 	blkno = r.first;
+	nblocks = RelationGetNumberOfBlocks(rel);
 	while (got < r.len)
 	{
 		Buffer		buf;
@@ -149,7 +151,7 @@ cfOverflowRead(Relation rel, const uint8 *ref)
 		Size		n;
 
 		if (blkno == InvalidBlockNumber || blkno == CF_META_BLOCK ||
-			blkno >= RelationGetNumberOfBlocks(rel))
+			blkno >= nblocks)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_CORRUPTED),
 					 errmsg("cfstore: overflow chain of \"%s\" ends early at %zu of %u bytes",

@@ -50,7 +50,6 @@
  */
 #include "postgres.h"
 
-#include "access/generic_xlog.h"
 #include "access/multixact.h"
 #include "access/transam.h"
 #include "access/xact.h"
@@ -482,54 +481,6 @@ peek_right(CfVacuum *v, Buffer buf, BufferAccessStrategy strategy)
 	}
 }
 
-/* Rebuild the leaf page in buf (exclusively locked) with items, in one WAL record. */
-static void
-rebuild_page(CfVacuum *v, Buffer buf, const CfItem *items, int n)
-{
-	Page		page = BufferGetPage(buf);
-	CfPageOpaqueData keep = *CfPageGetOpaque(page);
-	char	   *hikey = NULL;
-	Size		hikey_len = 0;
-	GenericXLogState *state;
-	Page		gpage;
-
-	if (!CfPageIsRightmost(&keep))
-	{
-		ItemId		iid = PageGetItemId(page, CF_HIKEY);
-
-		hikey_len = ItemIdGetLength(iid);
-		hikey = palloc(hikey_len);
-		memcpy(hikey, PageGetItem(page, iid), hikey_len);
-	}
-	keep.garbage = 0;
-	state = GenericXLogStart(v->rel);
-	gpage = GenericXLogRegisterBuffer(state, buf, 0);
-	cfBuildPage(gpage, &keep, hikey, hikey_len, items, n);
-	GenericXLogFinish(state);
-}
-
-/* Copies of the items of a leaf page after its high key. */
-static CfItem *
-copy_items(Page page, int *n)
-{
-	CfPageOpaque op = CfPageGetOpaque(page);
-	OffsetNumber first = CfPageFirstData(op);
-	OffsetNumber max = PageGetMaxOffsetNumber(page);
-	CfItem	   *items = palloc(sizeof(CfItem) * Max(max - first + 1, 1));
-
-	*n = 0;
-	for (OffsetNumber off = first; off <= max; off++)
-	{
-		ItemId		iid = PageGetItemId(page, off);
-
-		items[*n].len = ItemIdGetLength(iid);
-		items[*n].data = palloc(items[*n].len);
-		memcpy(items[*n].data, PageGetItem(page, iid), items[*n].len);
-		(*n)++;
-	}
-	return items;
-}
-
 /* Room for one more item in an array of n with *cap slots. */
 static CfItem *
 grow_items(CfItem *items, int n, int *cap)
@@ -538,26 +489,6 @@ grow_items(CfItem *items, int n, int *cap)
 		return items;
 	*cap *= 2;
 	return repalloc(items, sizeof(CfItem) * *cap);
-}
-
-/* Whether items fit a rebuild of page (which keeps its high key). */
-static bool
-fits_page(Page page, const CfItem *items, int n)
-{
-	CfPageOpaque op = CfPageGetOpaque(page);
-	Size		room = BLCKSZ - SizeOfPageHeaderData - MAXALIGN(sizeof(CfPageOpaqueData));
-
-	if (!CfPageIsRightmost(op))
-		room -= MAXALIGN(ItemIdGetLength(PageGetItemId(page, CF_HIKEY))) + sizeof(ItemIdData);
-	for (int i = 0; i < n; i++)
-	{
-		Size		need = MAXALIGN(items[i].len) + sizeof(ItemIdData);
-
-		if (need > room)
-			return false;
-		room -= need;
-	}
-	return true;
 }
 
 /* Compact the leaf page in buf (exclusively locked), rebuilding it if anything changed. */
@@ -649,7 +580,7 @@ vacuum_page(CfVacuum *v, Buffer buf, BufferAccessStrategy strategy, MemoryContex
 		}
 	}
 
-	if (changed && !fits_page(page, items, n))
+	if (changed && !cfItemsFitPage(page, items, n))
 	{
 		/*
 		 * Runs re-encoded apart from the neighbours they shared bytes with
@@ -660,7 +591,7 @@ vacuum_page(CfVacuum *v, Buffer buf, BufferAccessStrategy strategy, MemoryContex
 		changed = false;
 	}
 	if (changed)
-		rebuild_page(v, buf, items, n);
+		cfRebuildPage(v->rel, buf, InvalidBuffer, items, n);
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(cxt);
 }
@@ -685,7 +616,7 @@ remove_deferred(CfVacuum *v, const CfKey *key, MemoryContext cxt)
 		return;
 	}
 	page = BufferGetPage(buf);
-	items = copy_items(page, &n);
+	items = cfPageItems(page, &n);
 
 	/* the run that holds it: the last whose first key is at or below it */
 	for (int lo = 0, hi = n; lo < hi;)
@@ -733,7 +664,7 @@ remove_deferred(CfVacuum *v, const CfKey *key, MemoryContext cxt)
 				items[target].data = palloc(items[target].len);
 				cfRunEncode(&run, items[target].data);
 			}
-			rebuild_page(v, buf, items, n);
+			cfRebuildPage(v->rel, buf, InvalidBuffer, items, n);
 		}
 	}
 	UnlockReleaseBuffer(buf);
