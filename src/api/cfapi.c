@@ -219,7 +219,8 @@ text_in_buf(StringInfo buf, const char *s)
 }
 
 /*
- * Return every item of a slice as rows of cfstore.cell (materialized).  The
+ * Return every item of a slice as rows of cfstore.cell (materialized); a
+ * multi-row call calls it once per row, adding to the same result.  The
  * text forms are built in the call site's buffers, which the tuplestore
  * copies; the row key, the same for every row of a slice, is rendered once.
  */
@@ -236,8 +237,13 @@ cfEmitCells(FunctionCallInfo fcinfo, const CfColumnFamily *cf, CfSliceState *sli
 	TupleDesc	desc;
 
 	call_buffers(fcinfo, call);
-	if (rsinfo != NULL && IsA(rsinfo, ReturnSetInfo) && (rsinfo->allowedModes & SFRM_Materialize) &&
-		rsinfo->expectedDesc != NULL)
+	if (rsinfo != NULL && IsA(rsinfo, ReturnSetInfo) && rsinfo->setResult != NULL)
+	{
+		/* a later slice of a multi-row call: add to the rows already returned */
+		desc = rsinfo->setDesc != NULL ? rsinfo->setDesc : rsinfo->expectedDesc;
+	}
+	else if (rsinfo != NULL && IsA(rsinfo, ReturnSetInfo) && (rsinfo->allowedModes & SFRM_Materialize) &&
+			 rsinfo->expectedDesc != NULL)
 	{
 		/*
 		 * The executor knows the row type (cfstore.cell): rows are formed

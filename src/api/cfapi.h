@@ -34,4 +34,19 @@ extern bytea *cfArgBound(FunctionCallInfo fcinfo, int argno, const CfType *type,
 extern void cfInvalidRequest(const char *fmt,...) pg_attribute_printf(1, 2);
 extern void cfEmitCells(FunctionCallInfo fcinfo, const CfColumnFamily *cf, CfSliceState *slice);
 
+/* Slice arguments (cfget.c) */
+extern const CfType *cfSliceParent(FunctionCallInfo fcinfo, const CfColumnFamily *cf, int scarg,
+								   CfSliceSpec *spec);
+extern void cfCheckRange(const CfType *type, const bytea *start, const bytea *finish, bool reversed,
+						 int64 count);
+extern void cfSlicePredicate(FunctionCallInfo fcinfo, const CfColumnFamily *cf, int scarg, int startarg,
+							 int finisharg, int reversedarg, int countarg, CfSliceSpec *spec);
+extern bytea *cfKeyArg(FunctionCallInfo fcinfo, int argno, const CfColumnFamily *cf);
+
+/* Multi-row reads (cfmultiget.c) */
+extern bytea **cfKeysArg(FunctionCallInfo fcinfo, int argno, const CfColumnFamily *cf, int *n);
+extern void cfBeginResult(FunctionCallInfo fcinfo);
+extern int64 cfEmitSlice(FunctionCallInfo fcinfo, CfTarget *t, const CfSliceSpec *spec);
+extern int64 cfCountSlice(CfTarget *t, const CfSliceSpec *spec);
+
 #endif							/* CFAPI_H */

@@ -28,8 +28,8 @@ PG_FUNCTION_INFO_V1(cfstore_get_slice_support);
 #define CF_SLICE_DEFAULT_COUNT 100
 
 /* Check a slice range (semantics §8.2) once its bounds are converted. */
-static void
-check_range(const CfType *type, const bytea *start, const bytea *finish, bool reversed, int64 count)
+void
+cfCheckRange(const CfType *type, const bytea *start, const bytea *finish, bool reversed, int64 count)
 {
 	if (start != NULL && VARSIZE_ANY_EXHDR(start) > 65535)
 		cfInvalidRequest("range start length cannot be larger than 65535");
@@ -51,9 +51,55 @@ check_range(const CfType *type, const bytea *start, const bytea *finish, bool re
 		cfInvalidRequest("get_slice requires non-negative count");
 }
 
+/*
+ * The column parent of a slice (semantics §8.2): in a Super column family
+ * the super_column argument scarg, if given, makes the items its
+ * subcolumns, else the items are super columns; a Standard column family
+ * takes no super_column.  Sets spec->sc / whole_super and returns the
+ * items' comparator.
+ */
+const CfType *
+cfSliceParent(FunctionCallInfo fcinfo, const CfColumnFamily *cf, int scarg, CfSliceSpec *spec)
+{
+	if (!cf->is_super)
+	{
+		if (!cfArgIsNull(fcinfo, scarg))
+			cfInvalidRequest("columnfamily alone is required for standard CF %s", cf->name);
+		return cf->comparator;
+	}
+	if (cfArgIsNull(fcinfo, scarg))
+	{
+		spec->whole_super = true;
+		return cf->comparator;
+	}
+	spec->sc = cfArgBytes(fcinfo, scarg, cf->comparator, "super_column");
+	cfValidateName(cf->comparator, (const uint8 *) VARDATA_ANY(spec->sc), VARSIZE_ANY_EXHDR(spec->sc), true);
+	return cf->subcomparator;
+}
+
+/*
+ * The column parent and slice range of a read (semantics §8.2) from its
+ * arguments: super_column scarg, start and finish (NULL or empty:
+ * unbounded), reversed (-1: the function has none) and count (NULL: 100).
+ * Fills spec, all but the key, and checks the range.
+ */
+void
+cfSlicePredicate(FunctionCallInfo fcinfo, const CfColumnFamily *cf, int scarg, int startarg,
+				 int finisharg, int reversedarg, int countarg, CfSliceSpec *spec)
+{
+	const CfType *itemtype = cfSliceParent(fcinfo, cf, scarg, spec);
+
+	spec->start = cfArgBound(fcinfo, startarg, itemtype, "start");
+	spec->finish = cfArgBound(fcinfo, finisharg, itemtype, "finish");
+	spec->reversed = reversedarg >= 0 && !cfArgIsNull(fcinfo, reversedarg) &&
+		PG_GETARG_BOOL(reversedarg);
+	spec->count = cfArgIsNull(fcinfo, countarg) ? CF_SLICE_DEFAULT_COUNT : PG_GETARG_INT32(countarg);
+	cfCheckRange(itemtype, spec->start, spec->finish, spec->reversed, spec->count);
+}
+
 /* The key argument, validated. */
-static bytea *
-key_arg(FunctionCallInfo fcinfo, int argno, const CfColumnFamily *cf)
+bytea *
+cfKeyArg(FunctionCallInfo fcinfo, int argno, const CfColumnFamily *cf)
 {
 	bytea	   *key = cfArgBytes(fcinfo, argno, cf->key_validator, "key");
 
@@ -110,7 +156,7 @@ cfstore_get(PG_FUNCTION_ARGS)
 		spec.count = 1;
 	}
 	/* the column path is validated before the key (semantics §11) */
-	spec.key = key_arg(fcinfo, 2, t.cf);
+	spec.key = cfKeyArg(fcinfo, 2, t.cf);
 	run_slice(fcinfo, &t, &spec);
 	return (Datum) 0;
 }
@@ -124,32 +170,12 @@ cfstore_get_slice(PG_FUNCTION_ARGS)
 {
 	CfTarget	t;
 	CfSliceSpec spec;
-	const CfType *itemtype;
 
 	cfTargetOpen(&t, fcinfo, ACL_SELECT);
-	if (!t.cf->is_super && !cfArgIsNull(fcinfo, 7))
-		cfInvalidRequest("columnfamily alone is required for standard CF %s", t.cf->name);
-
 	memset(&spec, 0, sizeof(spec));
-	if (t.cf->is_super && !cfArgIsNull(fcinfo, 7))
-	{
-		spec.sc = cfArgBytes(fcinfo, 7, t.cf->comparator, "super_column");
-		cfValidateName(t.cf->comparator, (const uint8 *) VARDATA_ANY(spec.sc), VARSIZE_ANY_EXHDR(spec.sc), true);
-		itemtype = t.cf->subcomparator;
-	}
-	else
-	{
-		spec.whole_super = t.cf->is_super;
-		itemtype = t.cf->comparator;
-	}
-	spec.start = cfArgBound(fcinfo, 3, itemtype, "start");
-	spec.finish = cfArgBound(fcinfo, 4, itemtype, "finish");
-	spec.reversed = cfArgIsNull(fcinfo, 5) ? false : PG_GETARG_BOOL(5);
-	spec.count = cfArgIsNull(fcinfo, CF_SLICE_ARG_COUNT) ? CF_SLICE_DEFAULT_COUNT
-		: PG_GETARG_INT32(CF_SLICE_ARG_COUNT);
-	check_range(itemtype, spec.start, spec.finish, spec.reversed, spec.count);
+	cfSlicePredicate(fcinfo, t.cf, 7, 3, 4, 5, CF_SLICE_ARG_COUNT, &spec);
 	/* the column parent and predicate are validated before the key */
-	spec.key = key_arg(fcinfo, 2, t.cf);
+	spec.key = cfKeyArg(fcinfo, 2, t.cf);
 	run_slice(fcinfo, &t, &spec);
 	return (Datum) 0;
 }

@@ -45,3 +45,40 @@ RETURNS SETOF cfstore.cell AS 'MODULE_PATHNAME', 'cfstore_get_slice' LANGUAGE C 
 SUPPORT cfstore._get_slice_support;
 COMMENT ON FUNCTION cfstore.get_slice(text, text, "any", "any", "any", boolean, integer, "any") IS
   'The first count live columns of a row between start and finish (super columns with all their subcolumns in a Super column family without super_column)';
+
+CREATE FUNCTION cfstore.get_columns(keyspace text, column_family text, key "any",
+    column_names "any", super_column "any" DEFAULT NULL)
+RETURNS SETOF cfstore.cell AS 'MODULE_PATHNAME', 'cfstore_get_columns' LANGUAGE C STABLE
+ROWS 10;
+COMMENT ON FUNCTION cfstore.get_columns(text, text, "any", "any", "any") IS
+  'The live columns among column_names, in comparator order (super columns with all their subcolumns in a Super column family without super_column)';
+
+CREATE FUNCTION cfstore.multiget_slice(keyspace text, column_family text, keys "any",
+    start "any" DEFAULT NULL, finish "any" DEFAULT NULL, reversed boolean DEFAULT false,
+    count integer DEFAULT 100, super_column "any" DEFAULT NULL)
+RETURNS SETOF cfstore.cell AS 'MODULE_PATHNAME', 'cfstore_multiget_slice' LANGUAGE C STABLE;
+COMMENT ON FUNCTION cfstore.multiget_slice(text, text, "any", "any", "any", boolean, integer, "any") IS
+  'get_slice of every key of an array, by key in storage order';
+
+CREATE FUNCTION cfstore.get_count(keyspace text, column_family text, key "any",
+    start "any" DEFAULT NULL, finish "any" DEFAULT NULL, count integer DEFAULT NULL,
+    super_column "any" DEFAULT NULL)
+RETURNS integer AS 'MODULE_PATHNAME', 'cfstore_get_count' LANGUAGE C STABLE;
+COMMENT ON FUNCTION cfstore.get_count(text, text, "any", "any", "any", integer, "any") IS
+  'How many items get_slice would return between start and finish, capped at count (NULL: no cap)';
+
+CREATE FUNCTION cfstore.multiget_count(keyspace text, column_family text, keys "any",
+    start "any" DEFAULT NULL, finish "any" DEFAULT NULL, count integer DEFAULT NULL,
+    super_column "any" DEFAULT NULL)
+RETURNS TABLE(key text, count integer) AS 'MODULE_PATHNAME', 'cfstore_multiget_count'
+LANGUAGE C STABLE ROWS 10;
+COMMENT ON FUNCTION cfstore.multiget_count(text, text, "any", "any", "any", integer, "any") IS
+  'get_count of every key of an array, 0 included, by key in storage order';
+
+CREATE FUNCTION cfstore.get_range_slices(keyspace text, column_family text,
+    start_key "any" DEFAULT NULL, end_key "any" DEFAULT NULL, key_count integer DEFAULT 100,
+    start "any" DEFAULT NULL, finish "any" DEFAULT NULL, reversed boolean DEFAULT false,
+    count integer DEFAULT 100, super_column "any" DEFAULT NULL)
+RETURNS SETOF cfstore.cell AS 'MODULE_PATHNAME', 'cfstore_get_range_slices' LANGUAGE C STABLE;
+COMMENT ON FUNCTION cfstore.get_range_slices(text, text, "any", "any", integer, "any", "any", boolean, integer, "any") IS
+  'The slices of up to key_count rows with live matching columns, keys from start_key to end_key (inclusive) in unsigned byte order';

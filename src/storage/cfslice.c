@@ -1564,6 +1564,78 @@ cfScanEnd(CfScanState *scan)
 }
 
 /* ---------------------------------------------------------------------
+ * Row keys in order
+ * ---------------------------------------------------------------------
+ */
+
+/* The row keys a walk has collected. */
+typedef struct CfRowKeys
+{
+	bytea	  **keys;
+	int			n;
+	int			max;
+	MemoryContext cxt;			/* where the keys are kept */
+} CfRowKeys;
+
+/* Consumer collecting the distinct row keys of the cells it is handed. */
+static CfFeed
+rowkey_feed(void *arg, const CfRun *run, CfCell *cell pg_attribute_unused(),
+			Buffer buf pg_attribute_unused())
+{
+	CfRowKeys  *rk = (CfRowKeys *) arg;
+	bytea	   *key;
+
+	if (rk->n > 0 && bytea_eq(rk->keys[rk->n - 1], run->key, run->keylen))
+		return CF_FEED_CONTINUE;
+	key = MemoryContextAlloc(rk->cxt, VARHDRSZ + run->keylen);
+	SET_VARSIZE(key, VARHDRSZ + run->keylen);
+	memcpy(VARDATA(key), run->key, run->keylen);
+	rk->keys[rk->n++] = key;
+	return rk->n >= rk->max ? CF_FEED_STOP : CF_FEED_CONTINUE;
+}
+
+/*
+ * The row keys stored at or after from (after it when inclusive is false;
+ * from NULL: from the first key), in unsigned byte order: up to max of
+ * them, those of the first leaf page that has any (so a caller walking a
+ * key range reads each page once, not once per row).  Any stored version
+ * counts, visible or not: the caller reads each row to see what is live
+ * in it.  The keys are palloc'd in the caller's context; returns how many
+ * there are, 0 at the end of the relation.
+ */
+int
+cfNextRowKeys(Relation rel, const bytea *from, bool inclusive, bytea **keys, int max)
+{
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore row keys",
+											  ALLOCSET_SMALL_SIZES);
+	MemoryContext pagecxt = AllocSetContextCreate(cxt, "cfstore page", ALLOCSET_DEFAULT_SIZES);
+	MemoryContext caller = MemoryContextSwitchTo(cxt);
+	CfWalk		w;
+	CfKey		pos;
+	CfRowKeys	rk;
+
+	Assert(max > 0);
+	rk.keys = keys;
+	rk.n = 0;
+	rk.max = max;
+	rk.cxt = caller;
+	memset(&pos, 0, sizeof(pos));
+	if (from != NULL)
+	{
+		pos.key = (const uint8 *) VARDATA_ANY(from);
+		pos.keylen = VARSIZE_ANY_EXHDR(from);
+		pos.nparts = 1;
+		pos.bound = inclusive ? -1 : 1;
+	}
+	walk_init(&w, rel, cfRelInfo(rel), from != NULL ? &pos : NULL, false, pagecxt, cxt);
+	while (rk.n == 0 && walk_step(&w, rowkey_feed, &rk, NULL, NULL))
+		CHECK_FOR_INTERRUPTS();
+	MemoryContextSwitchTo(caller);
+	MemoryContextDelete(cxt);
+	return rk.n;
+}
+
+/* ---------------------------------------------------------------------
  * ANALYZE samples
  * ---------------------------------------------------------------------
  */

@@ -338,6 +338,9 @@ extern CfSliceState *cfSliceBegin(Relation rel, const CfSliceSpec *spec, Snapsho
 extern bool cfSliceNext(CfSliceState *state, CfOutCell *out);
 extern void cfSliceEnd(CfSliceState *state);
 
+/* The next row keys at or after (or after) a key (multi-row reads). */
+extern int	cfNextRowKeys(Relation rel, const bytea *from, bool inclusive, bytea **keys, int max);
+
 /* A whole-relation scan (SQL SELECT on the storage relation). */
 typedef struct CfScanState CfScanState;
 

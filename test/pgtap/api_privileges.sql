@@ -1,11 +1,11 @@
 -- Privileges of the function API: a column family's storage relation
--- (cfstore_data.cf_<id>) decides, as SQL would: get and get_slice need
--- SELECT, insert and add need INSERT, remove and remove_counter need
--- DELETE.  The keyspace owner (and its members) can do everything; a GRANT
+-- (cfstore_data.cf_<id>) decides, as SQL would: every read function needs
+-- SELECT, insert, add and batch_mutate need INSERT, remove, remove_counter
+-- and batch_mutate deletions need DELETE.  The keyspace owner (and its members) can do everything; a GRANT
 -- on the storage relation gives another role access, a REVOKE takes it
 -- away again.
 BEGIN;
-SELECT plan(54);
+SELECT plan(68);
 
 CREATE ROLE regress_api_owner;
 CREATE ROLE regress_api_member IN ROLE regress_api_owner;
@@ -52,7 +52,15 @@ SELECT throws_ok($$SELECT * FROM cfstore.get('PrivKs', 'Std', 'k', 'a')$$, '4250
 SELECT throws_ok($$SELECT * FROM cfstore.get_slice('PrivKs', 'Std', 'k')$$, '42501', NULL, 'other: get_slice needs SELECT');
 SELECT throws_ok($$SELECT * FROM cfstore.get('PrivKs', 'Sup', 'k', super_column => 'sc')$$, '42501', NULL, 'other: get of a super column needs SELECT');
 SELECT throws_ok($$SELECT * FROM cfstore.get_slice('PrivKs', 'Cnt', 'k')$$, '42501', NULL, 'other: get_slice of counters needs SELECT');
+SELECT throws_ok($$SELECT * FROM cfstore.get_columns('PrivKs', 'Std', 'k', ARRAY['a'])$$, '42501', NULL, 'other: get_columns needs SELECT');
+SELECT throws_ok($$SELECT * FROM cfstore.multiget_slice('PrivKs', 'Std', ARRAY['k'])$$, '42501', NULL, 'other: multiget_slice needs SELECT');
+SELECT throws_ok($$SELECT cfstore.get_count('PrivKs', 'Std', 'k')$$, '42501', NULL, 'other: get_count needs SELECT');
+SELECT throws_ok($$SELECT * FROM cfstore.multiget_count('PrivKs', 'Std', ARRAY['k'])$$, '42501', NULL, 'other: multiget_count needs SELECT');
+SELECT throws_ok($$SELECT * FROM cfstore.get_range_slices('PrivKs', 'Std')$$, '42501', NULL, 'other: get_range_slices needs SELECT');
+SELECT throws_ok($$SELECT * FROM cfstore.get_range_slices('PrivKs', 'Sup', count => 1)$$, '42501', NULL, 'other: get_range_slices of super columns needs SELECT');
 SELECT throws_ok($$SELECT cfstore.insert('PrivKs', 'Std', 'k', 'x', 'other', writetime => 9)$$, '42501', NULL, 'other: insert needs INSERT');
+SELECT throws_ok($$SELECT cfstore.batch_mutate('PrivKs', '{"k": {"Std": [{"column": {"name": "x", "value": "v", "timestamp": 9}}]}}')$$, '42501', NULL, 'other: batch_mutate needs INSERT');
+SELECT throws_ok($$SELECT cfstore.batch_mutate('PrivKs', '{"k": {"Std": [{"deletion": {"timestamp": 9}}]}}')$$, '42501', NULL, 'other: a batch_mutate deletion needs DELETE');
 SELECT throws_ok($$SELECT cfstore.insert('PrivKs', 'Sup', 'k', 'x', 'other', writetime => 9, super_column => 'sc')$$, '42501', NULL, 'other: insert of a subcolumn needs INSERT');
 SELECT throws_ok($$SELECT cfstore.add('PrivKs', 'Cnt', 'k', 'c', 1)$$, '42501', NULL, 'other: add needs INSERT');
 SELECT throws_ok($$SELECT cfstore.remove('PrivKs', 'Std', 'k', 'a', writetime => 9)$$, '42501', NULL, 'other: remove of a column needs DELETE');
@@ -69,6 +77,12 @@ DO $$ BEGIN EXECUTE format('GRANT SELECT ON %s TO regress_api_other', cfstore._s
 SET LOCAL ROLE regress_api_other;
 SELECT is((SELECT value FROM cfstore.get('PrivKs', 'Std', 'k', 'a')), 'owner', 'other with SELECT: get');
 SELECT is((SELECT string_agg(column_name, ',') FROM cfstore.get_slice('PrivKs', 'Std', 'k')), 'a', 'other with SELECT: get_slice');
+SELECT is((SELECT string_agg(column_name, ',') FROM cfstore.get_columns('PrivKs', 'Std', 'k', ARRAY['a', 'b'])), 'a', 'other with SELECT: get_columns');
+SELECT is((SELECT string_agg(column_name, ',') FROM cfstore.multiget_slice('PrivKs', 'Std', ARRAY['k', 'j'])), 'a', 'other with SELECT: multiget_slice');
+SELECT is(cfstore.get_count('PrivKs', 'Std', 'k'), 1, 'other with SELECT: get_count');
+SELECT is((SELECT string_agg(key || '=' || count, ',') FROM cfstore.multiget_count('PrivKs', 'Std', ARRAY['k', 'j'])), 'j=0,k=1', 'other with SELECT: multiget_count');
+SELECT is((SELECT string_agg(key || '/' || column_name, ',') FROM cfstore.get_range_slices('PrivKs', 'Std')), 'k/a', 'other with SELECT: get_range_slices');
+SELECT throws_ok($$SELECT * FROM cfstore.multiget_slice('PrivKs', 'Cnt', ARRAY['k'])$$, '42501', NULL, 'other with SELECT on Std: multiget_slice not on Cnt');
 SELECT throws_ok($$SELECT cfstore.insert('PrivKs', 'Std', 'k', 'x', 'other', writetime => 9)$$, '42501', NULL, 'other with SELECT: insert still needs INSERT');
 SELECT throws_ok($$SELECT cfstore.remove('PrivKs', 'Std', 'k', 'a', writetime => 9)$$, '42501', NULL, 'other with SELECT: remove still needs DELETE');
 SELECT throws_ok($$SELECT * FROM cfstore.get_slice('PrivKs', 'Cnt', 'k')$$, '42501', NULL, 'other with SELECT on Std: not on Cnt');
