@@ -25,11 +25,13 @@ OBJS = \
 	src/storage/cftableam.o \
 	src/storage/cfhooks.o \
 	src/storage/cfverify.o src/storage/cfoverflow.o \
+	src/storage/cfindex.o \
 	src/api/cfapi.o \
 	src/api/cfmutate.o \
 	src/api/cfget.o \
 	src/api/cfmultiget.o \
-	src/api/cfrange.o
+	src/api/cfrange.o \
+	src/api/cfindexed.o
 
 # The install script is assembled from one file per subsystem, in order.
 SQL_PARTS = \

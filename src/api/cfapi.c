@@ -170,6 +170,18 @@ cfTargetOpen(CfTarget *t, FunctionCallInfo fcinfo, AclMode mode)
 	}
 	t->lockmode = mode == ACL_SELECT ? AccessShareLock : RowExclusiveLock;
 	t->rel = table_open(relid, t->lockmode);
+	/*
+	 * Taking the lock may have waited for DDL (update_column_family adding
+	 * an index holds a SHARE lock until it commits) and processed its
+	 * invalidations: then use the definition committed meanwhile, as
+	 * PostgreSQL does with a relation whose lock it waited for.
+	 */
+	if (call->generation != cfCatalogGeneration())
+	{
+		table_close(t->rel, NoLock);
+		call->cf = NULL;
+		cfTargetOpen(t, fcinfo, mode);
+	}
 }
 
 /* Close what cfTargetOpen opened (the lock is kept until the end of the transaction). */

@@ -176,6 +176,31 @@ catalog_query(const char *sql, int nargs, Oid *argtypes, Datum *args, long limit
 	SPI_freeplan(plan);
 }
 
+/*
+ * The definition of a KEYS index on column def of cf, as the storage layer
+ * sees it: a Standard column family whose rows are keyed by the indexed
+ * value and whose columns are the row keys of cf, all bytes (so both sort
+ * by unsigned bytes), with cf's gc_grace_seconds (src/storage/cfindex.c).
+ * Allocated in the current memory context, which holds cf.
+ */
+static CfColumnFamily *
+index_column_family(const CfColumnFamily *cf, const CfColumnDef *def)
+{
+	CfColumnFamily *ix = palloc0(sizeof(CfColumnFamily));
+	CfType	   *bytes = cfTypeParse("BytesType");
+
+	strlcpy(ix->keyspace, cf->keyspace, CF_NAME_BUFSIZE);
+	strlcpy(ix->name, cf->name, CF_NAME_BUFSIZE);
+	ix->id = def->index_id;
+	ix->comparator = bytes;
+	ix->key_validator = bytes;
+	ix->default_validator = bytes;
+	ix->gc_grace_seconds = cf->gc_grace_seconds;
+	ix->index_of = cf->id;
+	ix->index_column = def;
+	return ix;
+}
+
 /* Read one column family from the catalog tables into cxt; NULL if absent. */
 static CfColumnFamily *
 read_column_family(const char *keyspace, const char *name, MemoryContext cxt)
@@ -200,6 +225,7 @@ read_column_family(const char *keyspace, const char *name, MemoryContext cxt)
 		MemoryContext old = MemoryContextSwitchTo(cxt);
 		bool		isnull;
 		CfType	   *names;
+		Datum		n;
 
 		cf = palloc0(sizeof(CfColumnFamily));
 		strlcpy(cf->keyspace, keyspace, CF_NAME_BUFSIZE);
@@ -217,7 +243,7 @@ read_column_family(const char *keyspace, const char *name, MemoryContext cxt)
 
 		args[0] = Int32GetDatum(cf->id);
 		argtypes[0] = INT4OID;
-		catalog_query("SELECT name, validation_class, index_name FROM cfstore.column_definition "
+		catalog_query("SELECT name, validation_class, index_name, index_id FROM cfstore.column_definition "
 					  "WHERE column_family_id = $1",
 					  1, argtypes, args, 0);
 
@@ -227,14 +253,21 @@ read_column_family(const char *keyspace, const char *name, MemoryContext cxt)
 		for (int i = 0; i < cf->ncolumns; i++)
 		{
 			HeapTuple	t = SPI_tuptable->vals[i];
-			Datum		n = SPI_getbinval(t, SPI_tuptable->tupdesc, 1, &isnull);
-
+			n = SPI_getbinval(t, SPI_tuptable->tupdesc, 1, &isnull);
 			cf->columns[i].name = DatumGetByteaPCopy(n);
 			cf->columns[i].validator = parse_column(t, SPI_tuptable->tupdesc, 2);
 			cf->columns[i].index_name = SPI_getvalue(t, SPI_tuptable->tupdesc, 3);
+			n = SPI_getbinval(t, SPI_tuptable->tupdesc, 4, &isnull);
+			cf->columns[i].index_id = isnull ? 0 : DatumGetInt32(n);
 		}
 		names = cf->is_super ? cf->subcomparator : cf->comparator;
 		qsort_arg(cf->columns, cf->ncolumns, sizeof(CfColumnDef), compare_column_defs, names);
+		for (int i = 0; i < cf->ncolumns; i++)
+			if (cf->columns[i].index_id != 0)
+			{
+				cf->columns[i].index_cf = index_column_family(cf, &cf->columns[i]);
+				cf->nindexes++;
+			}
 		MemoryContextSwitchTo(old);
 	}
 	else
@@ -368,6 +401,8 @@ cfCatalogLookupById(int32 id)
 	char		keyspace[CF_NAME_BUFSIZE];
 	char		name[CF_NAME_BUFSIZE];
 	bool		found = false;
+	bool		is_index = false;
+	const CfColumnFamily *cf;
 
 	if (!OidIsValid(catalog_relid()))
 		ereport(ERROR,
@@ -378,6 +413,14 @@ cfCatalogLookupById(int32 id)
 		elog(ERROR, "SPI_connect failed");
 	catalog_query("SELECT keyspace, name FROM cfstore.column_family WHERE id = $1",
 				  1, argtypes, args, 1);
+	if (SPI_processed == 0)
+	{
+		/* not a column family: perhaps one's index */
+		catalog_query("SELECT cf.keyspace, cf.name FROM cfstore.column_definition d "
+					  "JOIN cfstore.column_family cf ON cf.id = d.column_family_id WHERE d.index_id = $1",
+					  1, argtypes, args, 1);
+		is_index = true;
+	}
 	if (SPI_processed == 1)
 	{
 		strlcpy(keyspace, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1), CF_NAME_BUFSIZE);
@@ -385,15 +428,20 @@ cfCatalogLookupById(int32 id)
 		found = true;
 	}
 	SPI_finish();
-	return found ? cfCatalogLookup(keyspace, name) : NULL;
+	if (!found)
+		return NULL;
+	cf = cfCatalogLookup(keyspace, name);
+	if (!is_index)
+		return cf;
+	for (int i = 0; i < cf->ncolumns; i++)
+		if (cf->columns[i].index_id == id)
+			return cf->columns[i].index_cf;
+	return NULL;
 }
 
-/*
- * The validator for a column's value: its column_metadata validation_class,
- * else the default_validation_class.
- */
-const CfType *
-cfCatalogValueValidator(const CfColumnFamily *cf, const uint8 *name, int len)
+/* The column_metadata entry of a column, or NULL if it has none. */
+const CfColumnDef *
+cfCatalogColumn(const CfColumnFamily *cf, const uint8 *name, int len)
 {
 	const CfType *names = cf->is_super ? cf->subcomparator : cf->comparator;
 	int			lo = 0,
@@ -407,13 +455,25 @@ cfCatalogValueValidator(const CfColumnFamily *cf, const uint8 *name, int len)
 									  VARSIZE_ANY_EXHDR(d->name), name, len);
 
 		if (c == 0)
-			return d->validator;
+			return d;
 		if (c < 0)
 			lo = mid + 1;
 		else
 			hi = mid - 1;
 	}
-	return cf->default_validator;
+	return NULL;
+}
+
+/*
+ * The validator for a column's value: its column_metadata validation_class,
+ * else the default_validation_class.
+ */
+const CfType *
+cfCatalogValueValidator(const CfColumnFamily *cf, const uint8 *name, int len)
+{
+	const CfColumnDef *d = cfCatalogColumn(cf, name, len);
+
+	return d != NULL ? d->validator : cf->default_validator;
 }
 
 /*

@@ -25,12 +25,16 @@
 /* The longest keyspace or column family name, plus its terminator. */
 #define CF_NAME_BUFSIZE 49
 
+struct CfColumnFamily;
+
 /* One column_metadata entry. */
 typedef struct CfColumnDef
 {
 	bytea	   *name;			/* encoded under the name comparator */
 	CfType	   *validator;
 	char	   *index_name;		/* NULL unless a KEYS index */
+	int32		index_id;		/* its storage: cfstore_data.cf_<index_id>; 0 if none */
+	struct CfColumnFamily *index_cf;	/* the index as a column family (cfindex.c) */
 } CfColumnDef;
 
 /* A column family, as cached. */
@@ -49,6 +53,10 @@ typedef struct CfColumnFamily
 	int32		default_time_to_live;
 	int			ncolumns;
 	CfColumnDef *columns;		/* sorted by name under the name comparator */
+	int			nindexes;		/* columns with a KEYS index */
+	/* an index's own definition: the column family and column it indexes */
+	int32		index_of;		/* 0: not an index */
+	const CfColumnDef *index_column;
 } CfColumnFamily;
 
 extern void cfCatalogInit(void);
@@ -58,5 +66,6 @@ extern const CfColumnFamily *cfCatalogLookupById(int32 id);
 extern uint64 cfCatalogGeneration(void);
 extern const CfType *cfCatalogValueValidator(const CfColumnFamily *cf,
 											 const uint8 *name, int len);
+extern const CfColumnDef *cfCatalogColumn(const CfColumnFamily *cf, const uint8 *name, int len);
 
 #endif							/* CFCATALOG_H */

@@ -51,10 +51,12 @@ CREATE TABLE cfstore.column_definition (
   validation_class text NOT NULL,
   index_type       text,
   index_name       text UNIQUE,
+  index_id         integer UNIQUE,   -- the index's storage relation: cfstore_data.cf_<index_id>
   PRIMARY KEY (column_family_id, name),
   CONSTRAINT column_definition_index_type CHECK (index_type = 'KEYS'),
   CONSTRAINT column_definition_index_name CHECK ((index_type IS NULL) = (index_name IS NULL)),
-  CONSTRAINT column_definition_index_name_valid CHECK (index_name ~ '^\w+$')
+  CONSTRAINT column_definition_index_name_valid CHECK (index_name ~ '^\w+$'),
+  CONSTRAINT column_definition_index_id CHECK (index_id IS NULL OR index_name IS NOT NULL)
 );
 COMMENT ON TABLE cfstore.column_definition IS 'column_metadata of cfstore column families (names encoded by the comparator)';
 
@@ -286,6 +288,9 @@ COMMENT ON FUNCTION cfstore.create_keyspace(text, integer, text) IS
 CREATE FUNCTION cfstore.drop_column_family(keyspace text, column_family text)
 RETURNS void LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  cf_id integer;
+  ix integer;
 BEGIN
   PERFORM cfstore._check_keyspace_exists(keyspace);
   PERFORM cfstore._lock_catalog();
@@ -294,9 +299,13 @@ BEGIN
     PERFORM cfstore._error(format('unconfigured columnfamily %s', column_family), '42P01');
   END IF;
   PERFORM cfstore._check_keyspace_owner(keyspace);
-  EXECUTE format('DROP TABLE IF EXISTS cfstore_data.%I',
-                 'cf_' || (SELECT cf.id FROM cfstore.column_family cf
-                            WHERE cf.keyspace = drop_column_family.keyspace AND cf.name = column_family));
+  cf_id := (SELECT cf.id FROM cfstore.column_family cf
+             WHERE cf.keyspace = drop_column_family.keyspace AND cf.name = column_family);
+  FOR ix IN SELECT d.index_id FROM cfstore.column_definition d
+             WHERE d.column_family_id = cf_id AND d.index_id IS NOT NULL LOOP
+    EXECUTE format('DROP TABLE IF EXISTS cfstore_data.%I', 'cf_' || ix);
+  END LOOP;
+  EXECUTE format('DROP TABLE IF EXISTS cfstore_data.%I', 'cf_' || cf_id);
   DELETE FROM cfstore.column_family cf
    WHERE cf.keyspace = drop_column_family.keyspace AND cf.name = column_family;
 END $$;
@@ -415,6 +424,9 @@ BEGIN
       IF column_type = 'Super' THEN
         PERFORM cfstore._error('Secondary indexes are not supported on super column families');
       END IF;
+      IF counter_cf THEN
+        PERFORM cfstore._error('Secondary indexes are not supported on counter column families', '0A000');
+      END IF;
       IF iname IS NULL THEN
         -- Cassandra's default: <cf>_<name>_idx without non-word characters, made unique
         base := regexp_replace(column_family || '_' || cfstore.to_string(name_type, cname) || '_idx', '\W', '', 'g');
@@ -435,7 +447,7 @@ BEGIN
       END IF;
       inames := inames || iname;
     END IF;
-    RETURN NEXT ROW(cf_id, cname, vclass, itype, iname)::cfstore.column_definition;
+    RETURN NEXT ROW(cf_id, cname, vclass, itype, iname, NULL)::cfstore.column_definition;
   END LOOP;
 END $$;
 
@@ -452,6 +464,50 @@ BEGIN
   ELSIF default_time_to_live > 630720000 THEN
     PERFORM cfstore._error(format('ttl is too large. requested (%s) maximum (630720000)', default_time_to_live));
   END IF;
+END $$;
+
+-- Give the KEYS indexes of a column family's definitions their storage,
+-- after its column_metadata was (re)written: an index that old_defs had
+-- (same column, same index name) keeps its storage relation and entries; a
+-- new one gets a relation, filled from the column family's data; one that
+-- is gone is dropped with its relation.  An index's relation is a column
+-- family's storage relation (cfstore_data.cf_<index_id>, the id drawn
+-- from the column family ids): rows keyed by the indexed value, with a
+-- column per row key of the indexed column family (src/storage/cfindex.c).
+CREATE FUNCTION cfstore._index_sync(cf_id integer, old_defs cfstore.column_definition[])
+RETURNS void LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  d cfstore.column_definition;
+  o cfstore.column_definition;
+  kept integer[] := '{}';
+  new_id integer;
+BEGIN
+  FOR d IN SELECT * FROM cfstore.column_definition c
+            WHERE c.column_family_id = cf_id AND c.index_type IS NOT NULL LOOP
+    new_id := NULL;
+    FOREACH o IN ARRAY old_defs LOOP
+      IF o.name = d.name AND o.index_name = d.index_name AND o.index_id IS NOT NULL THEN
+        new_id := o.index_id;
+      END IF;
+    END LOOP;
+    IF new_id IS NOT NULL THEN
+      kept := kept || new_id;
+      UPDATE cfstore.column_definition c SET index_id = new_id
+       WHERE c.column_family_id = cf_id AND c.name = d.name;
+    ELSE
+      new_id := nextval('cfstore.column_family_id_seq');
+      UPDATE cfstore.column_definition c SET index_id = new_id
+       WHERE c.column_family_id = cf_id AND c.name = d.name;
+      PERFORM cfstore._storage_create(new_id);
+      PERFORM cfstore._index_build(new_id);
+    END IF;
+  END LOOP;
+  FOREACH o IN ARRAY old_defs LOOP
+    IF o.index_id IS NOT NULL AND NOT o.index_id = ANY (kept) THEN
+      EXECUTE format('DROP TABLE IF EXISTS cfstore_data.%I', 'cf_' || o.index_id);
+    END IF;
+  END LOOP;
 END $$;
 
 CREATE FUNCTION cfstore.create_column_family(
@@ -516,6 +572,7 @@ BEGIN
   INSERT INTO cfstore.column_definition
   SELECT * FROM cfstore._column_definitions(new_id, column_family, column_type, cmp, subcmp, defcls, column_metadata);
   PERFORM cfstore._storage_create(new_id);
+  PERFORM cfstore._index_sync(new_id, '{}');
 END $$;
 COMMENT ON FUNCTION cfstore.create_column_family(text, text, text, text, text, text, text, jsonb, integer, integer, text) IS
   'Create a Standard or Super column family (needs ownership of the keyspace)';
@@ -532,6 +589,7 @@ DECLARE
   defcls text;
   keycls text;
   old_meta jsonb;
+  old_defs cfstore.column_definition[];
 BEGIN
   PERFORM cfstore._check_keyspace_exists(keyspace);
   PERFORM cfstore._lock_catalog();
@@ -574,10 +632,13 @@ BEGIN
          default_time_to_live = coalesce(update_column_family.default_time_to_live, c.default_time_to_live),
          comment = coalesce(update_column_family.comment, c.comment)
    WHERE c.id = cf.id;
+  SELECT coalesce(array_agg(d), '{}') INTO old_defs
+    FROM cfstore.column_definition d WHERE d.column_family_id = cf.id;
   DELETE FROM cfstore.column_definition d WHERE d.column_family_id = cf.id;
   INSERT INTO cfstore.column_definition
   SELECT * FROM cfstore._column_definitions(cf.id, cf.name, cf.column_type, cf.comparator, cf.subcomparator,
                                             defcls, column_metadata);
+  PERFORM cfstore._index_sync(cf.id, old_defs);
 END $$;
 COMMENT ON FUNCTION cfstore.update_column_family(text, text, text, text, jsonb, integer, integer, text) IS
   'Change a column family''s validators, column_metadata, gc_grace_seconds, default_time_to_live or comment; NULL leaves a setting unchanged';

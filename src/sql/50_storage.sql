@@ -32,6 +32,17 @@ $$;
 COMMENT ON FUNCTION cfstore._storage_relation(text, text) IS
   'The storage relation (cfstore_data.cf_<id>) of a column family';
 
+-- Secondary indexes (src/storage/cfindex.c): fill a new index from the
+-- column family's data; empty the indexes of a truncated column family.
+CREATE FUNCTION cfstore._index_build(index_id integer) RETURNS void
+  AS 'MODULE_PATHNAME', 'cfstore_index_build' LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION cfstore._index_build(integer) IS
+  'Internal: index the existing data of a column family in a new KEYS index';
+CREATE FUNCTION cfstore._index_truncate(cf_id integer) RETURNS void
+  AS 'MODULE_PATHNAME', 'cfstore_index_truncate' LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION cfstore._index_truncate(integer) IS
+  'Internal: empty the KEYS indexes of a column family (after its storage relation was truncated)';
+
 CREATE FUNCTION cfstore.truncate(keyspace text, column_family text)
 RETURNS void LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp AS $$
@@ -45,6 +56,7 @@ BEGIN
     PERFORM cfstore._error(format('unconfigured columnfamily %s', column_family), '42P01');
   END IF;
   EXECUTE format('TRUNCATE cfstore_data.%I', 'cf_' || cf_id);
+  PERFORM cfstore._index_truncate(cf_id);
 END $$;
 COMMENT ON FUNCTION cfstore.truncate(text, text) IS
   'Remove all data of a column family regardless of timestamps (needs TRUNCATE on its storage relation)';

@@ -82,3 +82,11 @@ CREATE FUNCTION cfstore.get_range_slices(keyspace text, column_family text,
 RETURNS SETOF cfstore.cell AS 'MODULE_PATHNAME', 'cfstore_get_range_slices' LANGUAGE C STABLE;
 COMMENT ON FUNCTION cfstore.get_range_slices(text, text, "any", "any", integer, "any", "any", boolean, integer, "any") IS
   'The slices of up to key_count rows with live matching columns, keys from start_key to end_key (inclusive) in unsigned byte order';
+
+CREATE FUNCTION cfstore.get_indexed_slices(keyspace text, column_family text, expressions jsonb,
+    start_key "any" DEFAULT NULL, key_count integer DEFAULT 100,
+    start "any" DEFAULT NULL, finish "any" DEFAULT NULL, reversed boolean DEFAULT false,
+    count integer DEFAULT 100)
+RETURNS SETOF cfstore.cell AS 'MODULE_PATHNAME', 'cfstore_get_indexed_slices' LANGUAGE C STABLE;
+COMMENT ON FUNCTION cfstore.get_indexed_slices(text, text, jsonb, "any", integer, "any", "any", boolean, integer) IS
+  'The slices of up to key_count rows from start_key on whose columns satisfy every expression (EQ, GTE, GT, LTE, LT; one EQ on a KEYS-indexed column chooses the rows)';

@@ -31,8 +31,6 @@
 
 #include "storage/cfstorage.h"
 
-#define CF_STORAGE_SCHEMA "cfstore_data"
-
 typedef struct CfOrderEntry
 {
 	int32		cf_id;
@@ -115,6 +113,11 @@ cfRelationColumnFamily(Relation rel)
 	CfOrderEntry *entry = order_lookup(rel, id);
 	const CfColumnFamily *cf = cfCatalogLookup(entry->keyspace, entry->name);
 
+	/* an index is known by the names of its column family */
+	if (cf->id != id)
+		for (int i = 0; i < cf->ncolumns; i++)
+			if (cf->columns[i].index_id == id)
+				return cf->columns[i].index_cf;
 	/* names are immutable and ids never reused, but be exact */
 	if (cf->id != id)
 	{
@@ -306,7 +309,10 @@ cfstore_storage_create(PG_FUNCTION_ARGS)
 		if (SPI_execute(sql, false, 0) != SPI_OK_UTILITY)
 			elog(ERROR, "could not create the storage relation of column family %d", id);
 		sql = psprintf("COMMENT ON TABLE " CF_STORAGE_SCHEMA ".cf_%d IS %s", id,
-					   quote_literal_cstr(psprintf("cfstore column family %s.%s", cf->keyspace, cf->name)));
+					   quote_literal_cstr(cf->index_of != 0
+										  ? psprintf("cfstore index %s of column family %s.%s",
+													 cf->index_column->index_name, cf->keyspace, cf->name)
+										  : psprintf("cfstore column family %s.%s", cf->keyspace, cf->name)));
 		SPI_execute(sql, false, 0);
 		sql = psprintf("ALTER TABLE " CF_STORAGE_SCHEMA ".cf_%d OWNER TO %s", id,
 					   quote_identifier(GetUserNameFromId(ks_owner, false)));

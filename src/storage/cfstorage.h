@@ -265,6 +265,9 @@ extern int32 cfRelationCfId(Relation rel);
 extern const CfColumnFamily *cfRelationColumnFamily(Relation rel);
 extern Oid	cfStorageRelid(int32 cf_id, bool missing_ok);
 
+/* The schema of the storage relations (cfstore_data.cf_<id>). */
+#define CF_STORAGE_SCHEMA "cfstore_data"
+
 /* ---------------------------------------------------------------------
  * Tree operations (cfinsert.c, cfdescend.c)
  * ---------------------------------------------------------------------

@@ -31,6 +31,7 @@
 
 #include "api/cfapi.h"
 #include "storage/cfstorage.h"
+#include "storage/cfwrite.h"
 
 PG_FUNCTION_INFO_V1(cfstore_verify);
 PG_FUNCTION_INFO_V1(cfstore_stats);
@@ -295,15 +296,29 @@ verify_tree(Relation rel, CfTreeStats *st)
 	}
 }
 
-/* cfstore.verify(keyspace, column_family): raise if the storage is inconsistent. */
+/* Check one relation's tree (for the indexes' relations). */
+static void
+check_tree(Relation rel)
+{
+	CfTreeStats st;
+
+	verify_tree(rel, &st);
+}
+
+/*
+ * cfstore.verify(keyspace, column_family): raise if the storage is
+ * inconsistent: the column family's tree, its indexes' trees, and an entry
+ * in its indexes for every live indexed value.
+ */
 Datum
 cfstore_verify(PG_FUNCTION_ARGS)
 {
 	CfTarget	t;
-	CfTreeStats st;
 
 	cfTargetOpen(&t, fcinfo, ACL_SELECT);
-	verify_tree(t.rel, &st);
+	check_tree(t.rel);
+	if (t.cf->nindexes > 0)
+		cfIndexVerify(t.rel, t.cf, check_tree);
 	cfTargetClose(&t);
 	PG_RETURN_VOID();
 }

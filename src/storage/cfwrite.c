@@ -187,6 +187,10 @@ cfWriteCell(Relation rel, const CfWrite *w)
 			break;
 	}
 
+	/* the column family's indexes follow the write (cfindex.c) */
+	if (cf->nindexes > 0)
+		cfIndexWrite(rel, w, &cell);
+
 	/* long names and values go out of line first (cfoverflow.c) */
 	if (CfPartIsLong(cell.namelen))
 	{

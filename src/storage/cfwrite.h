@@ -15,6 +15,7 @@
 #include "utils/rel.h"
 
 #include "catalog/cfcatalog.h"
+#include "storage/cfstorage.h"
 
 typedef enum CfWriteKind
 {
@@ -51,5 +52,9 @@ extern void cfWriteCell(Relation rel, const CfWrite *w);
 extern void cfValidateKey(const CfColumnFamily *cf, const uint8 *key, int len);
 extern void cfValidateName(const CfType *type, const uint8 *name, int len, bool super);
 extern int64 cfNowMicros(void);
+
+/* Secondary indexes (cfindex.c) */
+extern void cfIndexWrite(Relation rel, const CfWrite *w, const CfCell *cell);
+extern void cfIndexVerify(Relation rel, const CfColumnFamily *cf, void (*check_tree) (Relation));
 
 #endif							/* CFWRITE_H */

@@ -1,0 +1,373 @@
+/*-------------------------------------------------------------------------
+ *
+ * cfindexed.c
+ *	  get_indexed_slices: the rows whose columns satisfy index expressions
+ *	  (sql-api.md §5, cassandra-semantics.md §8.6).
+ *
+ * One EQ expression on a column with a KEYS index chooses the rows: its
+ * index row (src/storage/cfindex.c) lists the row keys that hold the
+ * value, in key order, from start_key on.  Each candidate is then checked
+ * against the row itself, with the call's snapshot, for every expression
+ * (the indexed one too: index entries are hints, see cfindex.c), and a row
+ * that qualifies returns the predicate's slice.  The cost follows the
+ * number of rows the index lists for the value, never the size of the
+ * column family.  Rows that return nothing do not count towards
+ * key_count, as in get_range_slices.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/table.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/numeric.h"
+#include "utils/snapmgr.h"
+
+#include "api/cfapi.h"
+#include "storage/cfwrite.h"
+
+PG_FUNCTION_INFO_V1(cfstore_get_indexed_slices);
+
+/* get_indexed_slices's argument positions (sql/60_api.sql) */
+#define ARG_EXPRESSIONS 2
+#define ARG_START_KEY 3
+#define ARG_KEY_COUNT 4
+#define ARG_START 5
+#define ARG_FINISH 6
+#define ARG_REVERSED 7
+#define ARG_COUNT 8
+#define ARG_NO_SUPER_COLUMN 9	/* past the last: never given */
+
+/* The most row keys looked up at once when there is no index to follow. */
+#define CF_SCAN_BATCH 64
+
+typedef enum CfIndexOp
+{
+	CF_OP_EQ,
+	CF_OP_GTE,
+	CF_OP_GT,
+	CF_OP_LTE,
+	CF_OP_LT
+} CfIndexOp;
+
+/* One index expression, converted. */
+typedef struct CfIndexExpr
+{
+	bytea	   *name;
+	CfIndexOp	op;
+	bytea	   *value;
+	const CfType *validator;
+	const CfColumnDef *def;		/* the column's metadata, or NULL */
+} CfIndexExpr;
+
+/* The lowercase hex of some bytes, as Cassandra's bytesToHex writes them. */
+static char *
+hex(const char *data, int len)
+{
+	char	   *out = palloc(len * 2 + 1);
+
+	for (int i = 0; i < len; i++)
+		sprintf(out + i * 2, "%02x", (unsigned char) data[i]);
+	out[len * 2] = '\0';
+	return out;
+}
+
+/* The text of a scalar JSON member, or NULL if the member is absent or null. */
+static char *
+member_text(JsonbContainer *obj, const char *key, int *len)
+{
+	JsonbValue	v;
+
+	if (getKeyJsonValueFromContainer(obj, key, strlen(key), &v) == NULL || v.type == jbvNull)
+		return NULL;
+	switch (v.type)
+	{
+		case jbvString:
+			*len = v.val.string.len;
+			return pnstrdup(v.val.string.val, v.val.string.len);
+		case jbvNumeric:
+			{
+				char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out,
+																	NumericGetDatum(v.val.numeric)));
+
+				*len = strlen(s);
+				return s;
+			}
+		case jbvBool:
+			*len = v.val.boolean ? 4 : 5;
+			return pstrdup(v.val.boolean ? "true" : "false");
+		default:
+			cfInvalidRequest("index expression member \"%s\" must be a string, number or boolean", key);
+	}
+	return NULL;					/* not reached */
+}
+
+/*
+ * The encoding of the text form str for type, or NULL with *msg set to the
+ * conversion's error message.  The conversions only parse and allocate,
+ * so catching their error here is safe.
+ */
+static bytea *
+try_convert(const CfType *type, const char *str, char **msg)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	bytea	   *result = NULL;
+
+	PG_TRY();
+	{
+		result = cfTypeFromString(type, str);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *err;
+
+		MemoryContextSwitchTo(cxt);
+		err = CopyErrorData();
+		FlushErrorState();
+		*msg = err->message;
+		result = NULL;
+	}
+	PG_END_TRY();
+	return result;
+}
+
+/*
+ * Convert and validate the expressions (semantics §8.6, in Cassandra's
+ * order: each expression's name, then its value's length, then its value);
+ * raise unless one is an EQ on an indexed column.
+ */
+static CfIndexExpr *
+parse_expressions(FunctionCallInfo fcinfo, const CfColumnFamily *cf, int *nexprs)
+{
+	Jsonb	   *jb;
+	int			n;
+	CfIndexExpr *exprs;
+	bool		indexed = false;
+
+	if (cfArgIsNull(fcinfo, ARG_EXPRESSIONS))
+		cfInvalidRequest("index clause list may not be empty");
+	jb = PG_GETARG_JSONB_P(ARG_EXPRESSIONS);
+	if (!JsonContainerIsArray(&jb->root) || JB_ROOT_IS_SCALAR(jb))
+		cfInvalidRequest("expressions must be a JSON array of index expressions");
+	n = JsonContainerSize(&jb->root);
+	if (n == 0)
+		cfInvalidRequest("index clause list may not be empty");
+	exprs = palloc0(sizeof(CfIndexExpr) * n);
+	for (int i = 0; i < n; i++)
+	{
+		JsonbValue *elem = getIthJsonbValueFromContainer(&jb->root, i);
+		JsonbContainer *obj;
+		char	   *name,
+				   *op,
+				   *value,
+				   *msg = NULL;
+		int			namelen = 0,
+					oplen = 0,
+					valuelen = 0;
+		CfIndexExpr *e = &exprs[i];
+
+		if (elem->type != jbvBinary || !JsonContainerIsObject(elem->val.binary.data))
+			cfInvalidRequest("index expressions must be JSON objects with column_name, op and value");
+		obj = elem->val.binary.data;
+		name = member_text(obj, "column_name", &namelen);
+		op = member_text(obj, "op", &oplen);
+		value = member_text(obj, "value", &valuelen);
+		if (name == NULL || op == NULL || value == NULL)
+			cfInvalidRequest("index expressions must be JSON objects with column_name, op and value");
+		if (strcmp(op, "EQ") == 0)
+			e->op = CF_OP_EQ;
+		else if (strcmp(op, "GTE") == 0)
+			e->op = CF_OP_GTE;
+		else if (strcmp(op, "GT") == 0)
+			e->op = CF_OP_GT;
+		else if (strcmp(op, "LTE") == 0)
+			e->op = CF_OP_LTE;
+		else if (strcmp(op, "LT") == 0)
+			e->op = CF_OP_LT;
+		else
+			cfInvalidRequest("unknown index operator \"%s\" (expected EQ, GTE, GT, LTE or LT)", op);
+
+		e->name = try_convert(cf->comparator, name, &msg);
+		if (e->name != NULL && VARSIZE_ANY_EXHDR(e->name) == 0)
+			msg = "column name must not be empty";
+		if (msg != NULL)
+			cfInvalidRequest("[%s]=[%s] failed name validation (%s)", hex(name, namelen), hex(value, valuelen), msg);
+		e->def = cfCatalogColumn(cf, (const uint8 *) VARDATA_ANY(e->name), VARSIZE_ANY_EXHDR(e->name));
+		e->validator = e->def != NULL ? e->def->validator : cf->default_validator;
+		e->value = try_convert(e->validator, value, &msg);
+		if (e->value != NULL && VARSIZE_ANY_EXHDR(e->value) > 0xFFFF)
+			cfInvalidRequest("Index expression values may not be larger than 64K");
+		if (msg != NULL)
+			cfInvalidRequest("[%s]=[%s] failed value validation (%s)",
+							 hex(VARDATA_ANY(e->name), VARSIZE_ANY_EXHDR(e->name)), hex(value, valuelen), msg);
+		if (e->op == CF_OP_EQ && e->def != NULL && e->def->index_id != 0)
+			indexed = true;
+	}
+	if (!indexed)
+		cfInvalidRequest("No indexed columns present in index clause with operator EQ");
+	*nexprs = n;
+	return exprs;
+}
+
+/* Whether row key satisfies every expression, read with snapshot. */
+static bool
+row_matches(CfTarget *t, const bytea *key, const CfIndexExpr *exprs, int n, Snapshot snapshot)
+{
+	for (int i = 0; i < n; i++)
+	{
+		const CfIndexExpr *e = &exprs[i];
+		CfSliceSpec spec;
+		CfSliceState *slice;
+		CfOutCell	c;
+		bool		ok;
+
+		memset(&spec, 0, sizeof(spec));
+		spec.key = (bytea *) key;
+		spec.start = spec.finish = e->name;
+		spec.count = 1;
+		slice = cfSliceBegin(t->rel, &spec, snapshot);
+		ok = cfSliceNext(slice, &c);
+		if (ok)
+		{
+			int			cmp = cfTypeCompare(e->validator,
+											(const uint8 *) VARDATA_ANY(c.value), VARSIZE_ANY_EXHDR(c.value),
+											(const uint8 *) VARDATA_ANY(e->value), VARSIZE_ANY_EXHDR(e->value));
+
+			switch (e->op)
+			{
+				case CF_OP_EQ:
+					ok = cmp == 0;
+					break;
+				case CF_OP_GTE:
+					ok = cmp >= 0;
+					break;
+				case CF_OP_GT:
+					ok = cmp > 0;
+					break;
+				case CF_OP_LTE:
+					ok = cmp <= 0;
+					break;
+				case CF_OP_LT:
+					ok = cmp < 0;
+					break;
+			}
+		}
+		cfSliceEnd(slice);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Emit the predicate's slice of a candidate row if it matches; true once
+ * key_count rows have been returned.
+ */
+static bool
+emit_candidate(FunctionCallInfo fcinfo, CfTarget *t, CfSliceSpec *spec, bytea *key,
+			   const CfIndexExpr *exprs, int n, int32 key_count, int32 *found)
+{
+	if (!row_matches(t, key, exprs, n, GetActiveSnapshot()))
+		return false;
+	spec->key = key;
+	if (cfEmitSlice(fcinfo, t, spec) > 0)
+		(*found)++;
+	return *found >= key_count;
+}
+
+/* Follow the index of expression e from start_key. */
+static void
+follow_index(FunctionCallInfo fcinfo, CfTarget *t, CfSliceSpec *spec, const CfIndexExpr *e,
+			 const CfIndexExpr *exprs, int n, bytea *start_key, int32 key_count)
+{
+	Relation	ixrel = table_open(cfStorageRelid(e->def->index_id, false), AccessShareLock);
+	CfSliceSpec ixspec;
+	CfSliceState *entries;
+	CfOutCell	c;
+	int32		found = 0;
+
+	memset(&ixspec, 0, sizeof(ixspec));
+	ixspec.key = e->value;
+	ixspec.start = start_key;
+	ixspec.count = PG_INT64_MAX;
+	entries = cfSliceBegin(ixrel, &ixspec, GetActiveSnapshot());
+	while (cfSliceNext(entries, &c))
+	{
+		if (emit_candidate(fcinfo, t, spec, c.name, exprs, n, key_count, &found))
+			break;
+		CHECK_FOR_INTERRUPTS();
+	}
+	cfSliceEnd(entries);
+	table_close(ixrel, NoLock);
+}
+
+/*
+ * Check every row from start_key: the only indexed EQ is on the empty
+ * value, which indexes do not hold.
+ */
+static void
+scan_rows(FunctionCallInfo fcinfo, CfTarget *t, CfSliceSpec *spec, const CfIndexExpr *exprs, int n,
+		  bytea *start_key, int32 key_count)
+{
+	bytea	   *keys[CF_SCAN_BATCH];
+	int			nkeys = cfNextRowKeys(t->rel, start_key, true, keys, CF_SCAN_BATCH);
+	int32		found = 0;
+
+	while (nkeys > 0)
+	{
+		bytea	   *last = keys[nkeys - 1];
+
+		for (int i = 0; i < nkeys; i++)
+		{
+			if (emit_candidate(fcinfo, t, spec, keys[i], exprs, n, key_count, &found))
+				return;
+			CHECK_FOR_INTERRUPTS();
+		}
+		nkeys = cfNextRowKeys(t->rel, last, false, keys, CF_SCAN_BATCH);
+	}
+}
+
+/*
+ * get_indexed_slices(keyspace, column_family, expressions, start_key,
+ *					  key_count, start, finish, reversed, count)
+ */
+Datum
+cfstore_get_indexed_slices(PG_FUNCTION_ARGS)
+{
+	CfTarget	t;
+	CfSliceSpec spec;
+	CfIndexExpr *exprs;
+	int			nexprs;
+	const CfIndexExpr *use = NULL;
+	bytea	   *start_key;
+	int32		key_count;
+
+	cfTargetOpen(&t, fcinfo, ACL_SELECT);
+	memset(&spec, 0, sizeof(spec));
+	cfSlicePredicate(fcinfo, t.cf, ARG_NO_SUPER_COLUMN, ARG_START, ARG_FINISH, ARG_REVERSED, ARG_COUNT,
+					 &spec);
+	exprs = parse_expressions(fcinfo, t.cf, &nexprs);
+	start_key = cfArgBound(fcinfo, ARG_START_KEY, t.cf->key_validator, "start_key");
+	key_count = cfArgIsNull(fcinfo, ARG_KEY_COUNT) ? 100 : PG_GETARG_INT32(ARG_KEY_COUNT);
+	if (key_count <= 0)
+		cfInvalidRequest("maxRows must be positive");
+
+	cfBeginResult(fcinfo);
+	if (spec.count > 0)
+	{
+		for (int i = 0; i < nexprs && use == NULL; i++)
+			if (exprs[i].op == CF_OP_EQ && exprs[i].def != NULL && exprs[i].def->index_id != 0 &&
+				VARSIZE_ANY_EXHDR(exprs[i].value) > 0)
+				use = &exprs[i];
+		if (use != NULL)
+			follow_index(fcinfo, &t, &spec, use, exprs, nexprs, start_key, key_count);
+		else
+			scan_rows(fcinfo, &t, &spec, exprs, nexprs, start_key, key_count);
+	}
+	cfTargetClose(&t);
+	return (Datum) 0;
+}

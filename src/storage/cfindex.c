@@ -1,0 +1,371 @@
+/*-------------------------------------------------------------------------
+ *
+ * cfindex.c
+ *	  KEYS secondary indexes (cassandra-semantics.md §8.6): keeping them
+ *	  in step with every write, filling a new one, emptying them.
+ *
+ * An index is stored as a column family of its own, in a storage relation
+ * like any other (cfstore_data.cf_<index_id>): one row per indexed value
+ * (the row key is the value's bytes) whose columns are the row keys of the
+ * indexed column family that hold that value, with empty values.  Both
+ * sort by unsigned bytes, so the rows with a value come in key order, the
+ * order get_indexed_slices returns them in.  An entry is a cell version
+ * like any other: transactional, visible by the same rules, compacted by
+ * VACUUM.
+ *
+ * Every write of an indexed column passes through cfWriteCell, which calls
+ * cfIndexWrite before it stores the cell.  That reads the column's current
+ * winner and follows reconciliation (§4, §5):
+ *   - a new value that wins writes an entry (value, key) with the cell's
+ *     timestamp and expiry (so it expires with the cell), and, if the
+ *     value changed, a tombstone for (old value, key) at the new
+ *     timestamp: the old entry stops matching, and so would any write of
+ *     the old value that the new one shadows;
+ *   - a value that loses (an older timestamp) changes nothing;
+ *   - a column or row deletion that covers the current winner writes a
+ *     tombstone for (its value, key) at the deletion's timestamp.
+ * Entries are hints, not the truth: get_indexed_slices checks each row it
+ * finds against the row itself (with the reader's snapshot), so an entry
+ * that is stale (a concurrent write, a row deleted by a deletion newer
+ * than a write) can cost a read but never give a wrong answer.  What the
+ * maintenance guarantees is that no live matching row lacks an entry.
+ *
+ * Empty values cannot be row keys, so they are not indexed (a search for
+ * the empty value scans the rows instead), and a value longer than 65535
+ * bytes cannot be indexed: writing one is an error, as in Cassandra.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/table.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "storage/lmgr.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/snapmgr.h"
+#include "utils/syscache.h"
+#include "catalog/pg_class.h"
+
+#include "storage/cfstorage.h"
+#include "storage/cfwrite.h"
+
+PG_FUNCTION_INFO_V1(cfstore_index_build);
+PG_FUNCTION_INFO_V1(cfstore_index_truncate);
+
+/* The longest value an index can hold (a row key). */
+#define CF_INDEX_MAX_VALUE 65535
+
+/* The current winner of one column of a row, as a read sees it now. */
+typedef struct CfCurrent
+{
+	bool		live;
+	bytea	   *value;
+	int64		writetime;
+} CfCurrent;
+
+/*
+ * Read the live value of (key, name) in the base relation with the latest
+ * snapshot (committed writes of others and this transaction's earlier
+ * commands).
+ */
+static void
+read_current(Relation rel, const uint8 *key, int keylen, const uint8 *name, int namelen, CfCurrent *cur)
+{
+	CfSliceSpec spec;
+	CfSliceState *slice;
+	CfOutCell	c;
+	Snapshot	snap = RegisterSnapshot(GetLatestSnapshot());
+
+	memset(&spec, 0, sizeof(spec));
+	spec.key = cfMakeBytea(key, keylen);
+	spec.start = spec.finish = cfMakeBytea(name, namelen);
+	spec.count = 1;
+	slice = cfSliceBegin(rel, &spec, snap);
+	cur->live = cfSliceNext(slice, &c);
+	if (cur->live)
+	{
+		cur->value = (bytea *) pg_detoast_datum_copy((struct varlena *) c.value);
+		cur->writetime = c.writetime;
+	}
+	cfSliceEnd(slice);
+	UnregisterSnapshot(snap);
+}
+
+/* Write one index cell (an entry, or with tombstone a deletion of one). */
+static void
+index_put(const CfColumnDef *def, CommandId cid, const uint8 *value, int valuelen,
+		  const uint8 *key, int keylen, int64 writetime, bool tombstone, int32 ttl, uint32 expires_at)
+{
+	Relation	ixrel;
+	CfWrite		iw;
+
+	if (valuelen == 0)
+		return;					/* empty values are not indexed */
+	ixrel = table_open(cfStorageRelid(def->index_id, false), RowExclusiveLock);
+	memset(&iw, 0, sizeof(iw));
+	iw.cf = def->index_cf;
+	iw.kind = tombstone ? CF_WRITE_TOMBSTONE : CF_WRITE_COLUMN;
+	iw.key = value;
+	iw.keylen = valuelen;
+	iw.name = key;
+	iw.namelen = keylen;
+	iw.value = (const uint8 *) "";
+	iw.valuelen = 0;
+	iw.writetime = writetime;
+	iw.has_writetime = true;
+	iw.exact_ttl = true;
+	if (ttl > 0)
+	{
+		iw.has_ttl = true;
+		iw.ttl = ttl;
+		iw.expires_at = expires_at;
+	}
+	iw.cid = cid;
+	cfWriteCell(ixrel, &iw);
+	table_close(ixrel, NoLock);
+}
+
+/* Keep one indexed column's entries in step with a deletion at deltime. */
+static void
+index_delete(Relation rel, const CfColumnDef *def, const CfWrite *w, int64 deltime)
+{
+	CfCurrent	cur;
+
+	read_current(rel, w->key, w->keylen, (const uint8 *) VARDATA_ANY(def->name),
+				 VARSIZE_ANY_EXHDR(def->name), &cur);
+	/* deletion wins ties (§5) */
+	if (cur.live && deltime >= cur.writetime)
+		index_put(def, w->cid, (const uint8 *) VARDATA_ANY(cur.value), VARSIZE_ANY_EXHDR(cur.value),
+				  w->key, w->keylen, deltime, true, 0, 0);
+}
+
+/*
+ * Keep the indexes of w's column family in step with w, about to be stored
+ * as cell (whose timestamp and expiry are final).  Called before the cell
+ * is stored, so the reads see the column as it was.
+ */
+void
+cfIndexWrite(Relation rel, const CfWrite *w, const CfCell *cell)
+{
+	const CfColumnFamily *cf = w->cf;
+
+	Assert(cf->nindexes > 0 && !cf->is_super && !cf->is_counter);
+	if (w->kind == CF_WRITE_TOMBSTONE && w->namelen == 0)
+	{
+		/* a row deletion covers every indexed column */
+		for (int i = 0; i < cf->ncolumns; i++)
+			if (cf->columns[i].index_id != 0)
+				index_delete(rel, &cf->columns[i], w, cell->writetime);
+	}
+	else
+	{
+		const CfColumnDef *def = cfCatalogColumn(cf, w->name, w->namelen);
+		CfCurrent	cur;
+
+		if (def == NULL || def->index_id == 0)
+			return;
+		if (w->kind == CF_WRITE_TOMBSTONE)
+		{
+			index_delete(rel, def, w, cell->writetime);
+			return;
+		}
+		if (w->valuelen > CF_INDEX_MAX_VALUE)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("Can't index column value of size %d for index %s on %s.%s",
+							w->valuelen, def->index_name, cf->keyspace, cf->name)));
+		read_current(rel, w->key, w->keylen, w->name, w->namelen, &cur);
+		if (cur.live)
+		{
+			const uint8 *old = (const uint8 *) VARDATA_ANY(cur.value);
+			int			oldlen = VARSIZE_ANY_EXHDR(cur.value);
+			bool		same = oldlen == w->valuelen && memcmp(old, w->value, oldlen) == 0;
+
+			/* the new version must win (§4: a later timestamp, or the bigger value) */
+			if (cell->writetime < cur.writetime ||
+				(cell->writetime == cur.writetime &&
+				 cfSignedBytesCompare(old, oldlen, w->value, w->valuelen) >= 0))
+				return;
+			if (!same)
+				index_put(def, w->cid, old, oldlen, w->key, w->keylen, cell->writetime, true, 0, 0);
+		}
+		index_put(def, w->cid, w->value, w->valuelen, w->key, w->keylen, cell->writetime, false,
+				  (cell->flags & CF_CELL_EXPIRING) ? cell->ttl : 0, cell->expires_at);
+	}
+}
+
+/*
+ * Check the indexes of cf (base relation rel): every live value of an
+ * indexed column (up to 65535 bytes, not empty) has a live entry, with the
+ * cell's timestamp or a later one.  Raises on the first one missing.
+ * check_tree checks each index relation's own structure.
+ */
+void
+cfIndexVerify(Relation rel, const CfColumnFamily *cf, void (*check_tree) (Relation))
+{
+	CfScanState *scan;
+	CfOutCell	c;
+	Snapshot	snapshot = GetActiveSnapshot();
+
+	for (int i = 0; i < cf->ncolumns; i++)
+		if (cf->columns[i].index_id != 0)
+		{
+			Relation	ixrel = table_open(cfStorageRelid(cf->columns[i].index_id, false), AccessShareLock);
+
+			check_tree(ixrel);
+			table_close(ixrel, NoLock);
+		}
+	scan = cfScanBegin(rel, snapshot);
+	while (cfScanNext(scan, &c))
+	{
+		const CfColumnDef *def = cfCatalogColumn(cf, (const uint8 *) VARDATA_ANY(c.name),
+												 VARSIZE_ANY_EXHDR(c.name));
+		Relation	ixrel;
+		CfSliceSpec spec;
+		CfSliceState *slice;
+		CfOutCell	e;
+		bool		found;
+
+		if (def == NULL || def->index_id == 0 || VARSIZE_ANY_EXHDR(c.value) == 0 ||
+			VARSIZE_ANY_EXHDR(c.value) > CF_INDEX_MAX_VALUE)
+			continue;
+		ixrel = table_open(cfStorageRelid(def->index_id, false), AccessShareLock);
+		memset(&spec, 0, sizeof(spec));
+		spec.key = c.value;
+		spec.start = spec.finish = c.key;
+		spec.count = 1;
+		slice = cfSliceBegin(ixrel, &spec, snapshot);
+		found = cfSliceNext(slice, &e) && e.writetime >= c.writetime;
+		cfSliceEnd(slice);
+		table_close(ixrel, NoLock);
+		if (!found)
+			ereport(ERROR,
+					(errcode(ERRCODE_INDEX_CORRUPTED),
+					 errmsg("index %s of column family %s.%s lacks the entry of row %s",
+							def->index_name, cf->keyspace, cf->name,
+							cfTypeToString(cf->key_validator, (const uint8 *) VARDATA_ANY(c.key),
+										   VARSIZE_ANY_EXHDR(c.key)))));
+		CHECK_FOR_INTERRUPTS();
+	}
+	cfScanEnd(scan);
+}
+
+/* The column family and column definition of index index_id. */
+static const CfColumnFamily *
+index_lookup(int32 index_id, const CfColumnDef **def)
+{
+	const CfColumnFamily *ix = cfCatalogLookupById(index_id);
+
+	if (ix == NULL || ix->index_of == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("no cfstore index has id %d", index_id)));
+	*def = ix->index_column;
+	return cfCatalogLookupById(ix->index_of);
+}
+
+/*
+ * _index_build(index_id): enter every live value of the indexed column in
+ * a new, empty index.  Writers of the column family are shut out until the
+ * transaction ends (a SHARE lock on its storage relation), so none can
+ * write the column without the index between this scan and the commit
+ * that makes the index known to them.
+ */
+Datum
+cfstore_index_build(PG_FUNCTION_ARGS)
+{
+	int32		index_id = PG_GETARG_INT32(0);
+	const CfColumnDef *def;
+	const CfColumnFamily *cf = index_lookup(index_id, &def);
+	Relation	rel = table_open(cfStorageRelid(cf->id, false), ShareLock);
+	const CfType *names = cf->comparator;
+	CfScanState *scan;
+	CfOutCell	c;
+	CommandId	cid = GetCurrentCommandId(true);
+	int64		n = 0;
+
+	scan = cfScanBegin(rel, GetActiveSnapshot());
+	while (cfScanNext(scan, &c))
+	{
+		if (cfTypeCompare(names, (const uint8 *) VARDATA_ANY(c.name), VARSIZE_ANY_EXHDR(c.name),
+						  (const uint8 *) VARDATA_ANY(def->name), VARSIZE_ANY_EXHDR(def->name)) != 0)
+			continue;
+		/* values too long for an index cannot equal an expression's value (at most 64K) */
+		if (VARSIZE_ANY_EXHDR(c.value) > CF_INDEX_MAX_VALUE)
+			continue;
+		index_put(def, cid, (const uint8 *) VARDATA_ANY(c.value), VARSIZE_ANY_EXHDR(c.value),
+				  (const uint8 *) VARDATA_ANY(c.key), VARSIZE_ANY_EXHDR(c.key), c.writetime, false,
+				  c.ttl, c.expires_at);
+		n++;
+		CHECK_FOR_INTERRUPTS();
+	}
+	cfScanEnd(scan);
+	table_close(rel, NoLock);
+	ereport(DEBUG1, (errmsg_internal("cfstore index %s: " INT64_FORMAT " entries", def->index_name, n)));
+	PG_RETURN_VOID();
+}
+
+/* The owner of a relation. */
+static Oid
+relation_owner(Oid relid)
+{
+	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Oid			owner;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
+	ReleaseSysCache(tup);
+	return owner;
+}
+
+/*
+ * _index_truncate(cf_id): empty the indexes of a column family whose
+ * storage relation the caller has just truncated (which checked the
+ * TRUNCATE privilege).  The indexes' relations belong to the keyspace's
+ * owner; they are truncated as their owner, so the privilege on the column
+ * family is what decides, as it does for every other write.
+ */
+Datum
+cfstore_index_truncate(PG_FUNCTION_ARGS)
+{
+	const CfColumnFamily *cf = cfCatalogLookupById(PG_GETARG_INT32(0));
+	Oid			save_userid;
+	int			save_sec;
+
+	if (cf == NULL || cf->nindexes == 0)
+		PG_RETURN_VOID();
+	if (pg_class_aclcheck(cfStorageRelid(cf->id, false), GetUserId(), ACL_TRUNCATE) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for column family %s.%s", cf->keyspace, cf->name)));
+	GetUserIdAndSecContext(&save_userid, &save_sec);
+	PG_TRY();
+	{
+		if (SPI_connect() != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed");
+		for (int i = 0; i < cf->ncolumns; i++)
+		{
+			Oid			relid;
+
+			if (cf->columns[i].index_id == 0)
+				continue;
+			relid = cfStorageRelid(cf->columns[i].index_id, false);
+			SetUserIdAndSecContext(relation_owner(relid), save_sec | SECURITY_LOCAL_USERID_CHANGE);
+			if (SPI_execute(psprintf("TRUNCATE " CF_STORAGE_SCHEMA ".cf_%d", cf->columns[i].index_id),
+							false, 0) != SPI_OK_UTILITY)
+				elog(ERROR, "could not truncate index %s", cf->columns[i].index_name);
+			SetUserIdAndSecContext(save_userid, save_sec);
+		}
+		SPI_finish();
+	}
+	PG_FINALLY();
+	{
+		SetUserIdAndSecContext(save_userid, save_sec);
+	}
+	PG_END_TRY();
+	PG_RETURN_VOID();
+}
