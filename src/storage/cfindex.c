@@ -272,7 +272,8 @@ index_lookup(int32 index_id, const CfColumnDef **def)
  * a new, empty index.  Writers of the column family are shut out until the
  * transaction ends (a SHARE lock on its storage relation), so none can
  * write the column without the index between this scan and the commit
- * that makes the index known to them.
+ * that makes the index known to them, and the scan sees what those it
+ * waited for committed.
  */
 Datum
 cfstore_index_build(PG_FUNCTION_ARGS)
@@ -285,9 +286,15 @@ cfstore_index_build(PG_FUNCTION_ARGS)
 	CfScanState *scan;
 	CfOutCell	c;
 	CommandId	cid = GetCurrentCommandId(true);
+	Snapshot	snapshot;
 	int64		n = 0;
 
-	scan = cfScanBegin(rel, GetActiveSnapshot());
+	/*
+	 * What the writers we waited for committed is not in the statement's
+	 * snapshot, which predates the lock: read with a snapshot taken now.
+	 */
+	snapshot = RegisterSnapshot(GetLatestSnapshot());
+	scan = cfScanBegin(rel, snapshot);
 	while (cfScanNext(scan, &c))
 	{
 		if (cfTypeCompare(names, (const uint8 *) VARDATA_ANY(c.name), VARSIZE_ANY_EXHDR(c.name),
@@ -303,6 +310,7 @@ cfstore_index_build(PG_FUNCTION_ARGS)
 		CHECK_FOR_INTERRUPTS();
 	}
 	cfScanEnd(scan);
+	UnregisterSnapshot(snapshot);
 	table_close(rel, NoLock);
 	ereport(DEBUG1, (errmsg_internal("cfstore index %s: " INT64_FORMAT " entries", def->index_name, n)));
 	PG_RETURN_VOID();
