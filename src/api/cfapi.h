@@ -48,5 +48,7 @@ extern bytea **cfKeysArg(FunctionCallInfo fcinfo, int argno, const CfColumnFamil
 extern void cfBeginResult(FunctionCallInfo fcinfo);
 extern int64 cfEmitSlice(FunctionCallInfo fcinfo, CfTarget *t, const CfSliceSpec *spec);
 extern int64 cfCountSlice(CfTarget *t, const CfSliceSpec *spec);
+extern void cfForEachRowKey(Relation rel, const bytea *start_key, bool (*fn) (bytea *key, void *arg),
+							void *arg);
 
 #endif							/* CFAPI_H */

@@ -42,9 +42,6 @@ PG_FUNCTION_INFO_V1(cfstore_get_indexed_slices);
 #define ARG_COUNT 8
 #define ARG_NO_SUPER_COLUMN 9	/* past the last: never given */
 
-/* The most row keys looked up at once when there is no index to follow. */
-#define CF_SCAN_BATCH 64
-
 typedef enum CfIndexOp
 {
 	CF_OP_EQ,
@@ -263,32 +260,43 @@ row_matches(CfTarget *t, const bytea *key, const CfIndexExpr *exprs, int n, Snap
 	return true;
 }
 
+/* A search in progress: the expressions, the predicate, the rows found. */
+typedef struct CfSearch
+{
+	FunctionCallInfo fcinfo;
+	CfTarget   *t;
+	CfSliceSpec *spec;
+	const CfIndexExpr *exprs;
+	int			nexprs;
+	int32		key_count;
+	int32		found;
+} CfSearch;
+
 /*
  * Emit the predicate's slice of a candidate row if it matches; true once
  * key_count rows have been returned.
  */
 static bool
-emit_candidate(FunctionCallInfo fcinfo, CfTarget *t, CfSliceSpec *spec, bytea *key,
-			   const CfIndexExpr *exprs, int n, int32 key_count, int32 *found)
+search_row(bytea *key, void *arg)
 {
-	if (!row_matches(t, key, exprs, n, GetActiveSnapshot()))
+	CfSearch   *sr = (CfSearch *) arg;
+
+	if (!row_matches(sr->t, key, sr->exprs, sr->nexprs, GetActiveSnapshot()))
 		return false;
-	spec->key = key;
-	if (cfEmitSlice(fcinfo, t, spec) > 0)
-		(*found)++;
-	return *found >= key_count;
+	sr->spec->key = key;
+	if (cfEmitSlice(sr->fcinfo, sr->t, sr->spec) > 0)
+		sr->found++;
+	return sr->found >= sr->key_count;
 }
 
 /* Follow the index of expression e from start_key. */
 static void
-follow_index(FunctionCallInfo fcinfo, CfTarget *t, CfSliceSpec *spec, const CfIndexExpr *e,
-			 const CfIndexExpr *exprs, int n, bytea *start_key, int32 key_count)
+follow_index(CfSearch *sr, const CfIndexExpr *e, bytea *start_key)
 {
 	Relation	ixrel = table_open(cfStorageRelid(e->def->index_id, false), AccessShareLock);
 	CfSliceSpec ixspec;
 	CfSliceState *entries;
 	CfOutCell	c;
-	int32		found = 0;
 
 	memset(&ixspec, 0, sizeof(ixspec));
 	ixspec.key = e->value;
@@ -297,38 +305,12 @@ follow_index(FunctionCallInfo fcinfo, CfTarget *t, CfSliceSpec *spec, const CfIn
 	entries = cfSliceBegin(ixrel, &ixspec, GetActiveSnapshot());
 	while (cfSliceNext(entries, &c))
 	{
-		if (emit_candidate(fcinfo, t, spec, c.name, exprs, n, key_count, &found))
+		if (search_row(c.name, sr))
 			break;
 		CHECK_FOR_INTERRUPTS();
 	}
 	cfSliceEnd(entries);
 	table_close(ixrel, NoLock);
-}
-
-/*
- * Check every row from start_key: the only indexed EQ is on the empty
- * value, which indexes do not hold.
- */
-static void
-scan_rows(FunctionCallInfo fcinfo, CfTarget *t, CfSliceSpec *spec, const CfIndexExpr *exprs, int n,
-		  bytea *start_key, int32 key_count)
-{
-	bytea	   *keys[CF_SCAN_BATCH];
-	int			nkeys = cfNextRowKeys(t->rel, start_key, true, keys, CF_SCAN_BATCH);
-	int32		found = 0;
-
-	while (nkeys > 0)
-	{
-		bytea	   *last = keys[nkeys - 1];
-
-		for (int i = 0; i < nkeys; i++)
-		{
-			if (emit_candidate(fcinfo, t, spec, keys[i], exprs, n, key_count, &found))
-				return;
-			CHECK_FOR_INTERRUPTS();
-		}
-		nkeys = cfNextRowKeys(t->rel, last, false, keys, CF_SCAN_BATCH);
-	}
 }
 
 /*
@@ -359,14 +341,19 @@ cfstore_get_indexed_slices(PG_FUNCTION_ARGS)
 	cfBeginResult(fcinfo);
 	if (spec.count > 0)
 	{
+		CfSearch	sr = {fcinfo, &t, &spec, exprs, nexprs, key_count, 0};
+
 		for (int i = 0; i < nexprs && use == NULL; i++)
 			if (exprs[i].op == CF_OP_EQ && exprs[i].def != NULL && exprs[i].def->index_id != 0 &&
 				VARSIZE_ANY_EXHDR(exprs[i].value) > 0)
 				use = &exprs[i];
 		if (use != NULL)
-			follow_index(fcinfo, &t, &spec, use, exprs, nexprs, start_key, key_count);
+			follow_index(&sr, use, start_key);
 		else
-			scan_rows(fcinfo, &t, &spec, exprs, nexprs, start_key, key_count);
+		{
+			/* the only indexed EQ is on the empty value, which indexes do not hold */
+			cfForEachRowKey(t.rel, start_key, search_row, &sr);
+		}
 	}
 	cfTargetClose(&t);
 	return (Datum) 0;

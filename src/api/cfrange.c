@@ -61,42 +61,54 @@ check_key_range(const bytea *start_key, const bytea *end_key, int32 key_count)
 }
 
 /*
- * Emit the predicate's slice of up to key_count rows with keys from
- * start_key to end_key (NULL: unbounded), skipping rows that return
- * nothing.
+ * Call fn on every stored row key from start_key on (NULL: the first), in
+ * storage order, until it returns true.  Keys are looked up a leaf page at
+ * a time; each is valid during its call.
  */
-static void
-range_slices(FunctionCallInfo fcinfo, CfTarget *t, CfSliceSpec *spec, const bytea *start_key,
-			 const bytea *end_key, int32 key_count)
+void
+cfForEachRowKey(Relation rel, const bytea *start_key, bool (*fn) (bytea *key, void *arg), void *arg)
 {
 	bytea	   *keys[CF_RANGE_BATCH];
-	int			nkeys;
-	int32		found = 0;
+	int			nkeys = cfNextRowKeys(rel, start_key, true, keys, CF_RANGE_BATCH);
 
-	/* a count of 0 returns nothing from any row: no need to look */
-	if (spec->count == 0)
-		return;
-	nkeys = cfNextRowKeys(t->rel, start_key, true, keys, CF_RANGE_BATCH);
 	while (nkeys > 0)
 	{
+		bytea	   *last = keys[nkeys - 1];
+
 		for (int i = 0; i < nkeys; i++)
 		{
-			if (end_key != NULL && key_compare(keys[i], end_key) > 0)
-				return;
-			spec->key = keys[i];
-			if (cfEmitSlice(fcinfo, t, spec) > 0 && ++found >= key_count)
+			if (fn(keys[i], arg))
 				return;
 			CHECK_FOR_INTERRUPTS();
 		}
-		{
-			bytea	   *last = keys[nkeys - 1];
-
-			for (int i = 0; i < nkeys - 1; i++)
-				pfree(keys[i]);
-			nkeys = cfNextRowKeys(t->rel, last, false, keys, CF_RANGE_BATCH);
-			pfree(last);
-		}
+		for (int i = 0; i < nkeys - 1; i++)
+			pfree(keys[i]);
+		nkeys = cfNextRowKeys(rel, last, false, keys, CF_RANGE_BATCH);
+		pfree(last);
 	}
+}
+
+/* A range being read: what each row key is checked against. */
+typedef struct CfRange
+{
+	FunctionCallInfo fcinfo;
+	CfTarget   *t;
+	CfSliceSpec *spec;
+	const bytea *end_key;
+	int32		key_count;
+	int32		found;
+} CfRange;
+
+/* Emit one row of a range; true when the range is done. */
+static bool
+range_row(bytea *key, void *arg)
+{
+	CfRange    *r = (CfRange *) arg;
+
+	if (r->end_key != NULL && key_compare(key, r->end_key) > 0)
+		return true;
+	r->spec->key = key;
+	return cfEmitSlice(r->fcinfo, r->t, r->spec) > 0 && ++r->found >= r->key_count;
 }
 
 /*
@@ -122,7 +134,13 @@ cfstore_get_range_slices(PG_FUNCTION_ARGS)
 	check_key_range(start_key, end_key, key_count);
 
 	cfBeginResult(fcinfo);
-	range_slices(fcinfo, &t, &spec, start_key, end_key, key_count);
+	/* a count of 0 returns nothing from any row: no need to look */
+	if (spec.count > 0)
+	{
+		CfRange		r = {fcinfo, &t, &spec, end_key, key_count, 0};
+
+		cfForEachRowKey(t.rel, start_key, range_row, &r);
+	}
 	cfTargetClose(&t);
 	return (Datum) 0;
 }

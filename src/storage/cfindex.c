@@ -46,8 +46,6 @@
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/snapmgr.h"
-#include "utils/syscache.h"
-#include "catalog/pg_class.h"
 
 #include "storage/cfstorage.h"
 #include "storage/cfwrite.h"
@@ -316,25 +314,11 @@ cfstore_index_build(PG_FUNCTION_ARGS)
 	PG_RETURN_VOID();
 }
 
-/* The owner of a relation. */
-static Oid
-relation_owner(Oid relid)
-{
-	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
-	Oid			owner;
-
-	if (!HeapTupleIsValid(tup))
-		elog(ERROR, "cache lookup failed for relation %u", relid);
-	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
-	ReleaseSysCache(tup);
-	return owner;
-}
-
 /*
  * _index_truncate(cf_id): empty the indexes of a column family whose
  * storage relation the caller has just truncated (which checked the
  * TRUNCATE privilege).  The indexes' relations belong to the keyspace's
- * owner; they are truncated as their owner, so the privilege on the column
+ * owner; they are truncated as that owner, so the privilege on the column
  * family is what decides, as it does for every other write.
  */
 Datum
@@ -343,9 +327,11 @@ cfstore_index_truncate(PG_FUNCTION_ARGS)
 	const CfColumnFamily *cf = cfCatalogLookupById(PG_GETARG_INT32(0));
 	Oid			save_userid;
 	int			save_sec;
+	Oid			owner;
 
 	if (cf == NULL || cf->nindexes == 0)
 		PG_RETURN_VOID();
+	owner = cfKeyspaceOwner(cf->keyspace);
 	if (pg_class_aclcheck(cfStorageRelid(cf->id, false), GetUserId(), ACL_TRUNCATE) != ACLCHECK_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -357,12 +343,9 @@ cfstore_index_truncate(PG_FUNCTION_ARGS)
 			elog(ERROR, "SPI_connect failed");
 		for (int i = 0; i < cf->ncolumns; i++)
 		{
-			Oid			relid;
-
 			if (cf->columns[i].index_id == 0)
 				continue;
-			relid = cfStorageRelid(cf->columns[i].index_id, false);
-			SetUserIdAndSecContext(relation_owner(relid), save_sec | SECURITY_LOCAL_USERID_CHANGE);
+			SetUserIdAndSecContext(owner, save_sec | SECURITY_LOCAL_USERID_CHANGE);
 			if (SPI_execute(psprintf("TRUNCATE " CF_STORAGE_SCHEMA ".cf_%d", cf->columns[i].index_id),
 							false, 0) != SPI_OK_UTILITY)
 				elog(ERROR, "could not truncate index %s", cf->columns[i].index_name);

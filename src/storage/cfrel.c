@@ -260,6 +260,13 @@ schema_owner(Oid nsp)
 	return owner;
 }
 
+/* The owner of a keyspace (of its schema), who owns its storage relations. */
+Oid
+cfKeyspaceOwner(const char *keyspace)
+{
+	return schema_owner(get_namespace_oid(keyspace, false));
+}
+
 PG_FUNCTION_INFO_V1(cfstore_storage_create);
 
 /*
@@ -285,7 +292,7 @@ cfstore_storage_create(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("no column family has id %d", id)));
-	ks_owner = schema_owner(get_namespace_oid(cf->keyspace, false));
+	ks_owner = cfKeyspaceOwner(cf->keyspace);
 	if (!has_privs_of_role(GetUserId(), ks_owner))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),

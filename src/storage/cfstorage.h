@@ -264,6 +264,7 @@ extern void cfRelInfoRefreshRoot(Relation rel, CfRelInfo *info);
 extern int32 cfRelationCfId(Relation rel);
 extern const CfColumnFamily *cfRelationColumnFamily(Relation rel);
 extern Oid	cfStorageRelid(int32 cf_id, bool missing_ok);
+extern Oid	cfKeyspaceOwner(const char *keyspace);
 
 /* The schema of the storage relations (cfstore_data.cf_<id>). */
 #define CF_STORAGE_SCHEMA "cfstore_data"
