@@ -37,10 +37,10 @@ BEGIN
     blog._column('title', blog._bytes(title), ts),
     blog._column('body', blog._bytes(body), ts),
     blog._column('author', blog._bytes(author), ts),
-    blog._column('tags', blog._bytes(array_to_string(tags, ',')), ts),
+    blog._column('tags', blog._bytes(array_to_string(coalesce(tags, '{}'), ',')), ts),
     blog._column('pubDate', pub_date, ts),
     blog._column('slug', blog._bytes(slug), ts))));
-  FOREACH tag IN ARRAY '{__notag__}' || tags LOOP
+  FOREACH tag IN ARRAY '{__notag__}' || coalesce(tags, '{}') LOOP
     -- a tag may be spelt like the slug: merge into that key's entry
     batch := batch || jsonb_build_object(tag, coalesce(batch -> tag, '{}')
              || jsonb_build_object('TaggedPosts', jsonb_build_array(
