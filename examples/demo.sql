@@ -1,58 +1,31 @@
--- cfstore demo: the seed applications' schemas (the blog and Twissandra)
--- and TimeUUID timelines.  Run by `scripts/dev.sh demo` in a fresh
--- database; psql's working directory is the project folder.
+-- cfstore demo: the two seed applications.  The blog of "WTF is a
+-- SuperColumn" (BloggyAppy) prints its front page; Twissandra signs up four
+-- users who follow each other and tweet, and prints a timeline a page at a
+-- time.  Run by `scripts/dev.sh demo` in a fresh database, from the project
+-- folder.  examples/README.md explains both data models.
 \set ON_ERROR_STOP on
-\pset footer off
+\set QUIET on
 CREATE EXTENSION cfstore;
-SET search_path = public, cfstore;
 
 \echo
-\echo '== 1. The blog (BloggyAppy), loaded from its Cassandra 0.6 storage-conf.xml'
-\set blog_conf `cat examples/blog/storage-conf.xml`
-SELECT * FROM cfstore.load_storage_conf(:'blog_conf');
-SELECT cf->>'name' AS column_family, cf->>'column_type' AS type,
-       cf->>'comparator_type' AS comparator, cf->>'subcomparator_type' AS subcomparator
-FROM jsonb_array_elements(cfstore.describe_keyspace('BloggyAppy')->'cf_defs') AS cf;
-
-\echo
-\echo '== 2. Twissandra, declared the cassandra-cli way'
+\echo '######## The blog (BloggyAppy), loaded from the article''s storage-conf.xml'
+\ir blog/schema.sql
 \o /dev/null
-\i examples/twissandra/schema.sql
+\ir blog/functions.sql
+\ir blog/data.sql
 \o
-SELECT cf->>'name' AS column_family, cf->>'comparator_type' AS comparator,
-       cf->'column_metadata' AS column_metadata
+\echo
+\ir blog/front_page.sql
+
+\echo
+\echo '######## Twissandra'
+\o /dev/null
+\ir twissandra/schema.sql
+\ir twissandra/functions.sql
+\o
+SELECT cf->>'name' AS column_family,
+       replace(cf->>'key_validation_class', 'org.apache.cassandra.db.marshal.', '') AS row_key,
+       replace(cf->>'comparator_type', 'org.apache.cassandra.db.marshal.', '') AS column_names,
+       replace(cf->>'default_validation_class', 'org.apache.cassandra.db.marshal.', '') AS "values"
 FROM jsonb_array_elements(cfstore.describe_keyspace('Twissandra')->'cf_defs') AS cf;
-
-\echo
-\echo '== 3. Cassandra types: encodings, text forms and comparator orders'
-SELECT t AS type, v AS text_form, cfstore.to_bytes(t, v) AS encoding
-FROM (VALUES ('LongType', '42'), ('IntegerType', '-129'), ('DecimalType', '1.50'),
-             ('DateType', '2010-08-12 12:00:00.000Z'),
-             ('CompositeType(UTF8Type, LongType)', 'hvac:42'),
-             ('CompositeType(UTF8Type, LongType)', 'hvac:!')) AS x(t, v);
-SELECT 'LexicalUUIDType: 80.. vs 7f..' AS comparison,
-       cfstore.compare('LexicalUUIDType', '\x80000000000000000000000000000000',
-                       '\x7fffffffffffffffffffffffffffffff') AS result
-UNION ALL
-SELECT 'DateType: -1 ms vs +1 ms',
-       cfstore.compare('DateType', cfstore.to_bytes('DateType', '-1'), cfstore.to_bytes('DateType', '1'))
-UNION ALL
-SELECT 'IntegerType: 00000001 vs 01', cfstore.compare('IntegerType', '\x00000001', '\x01');
-
-\echo
-\echo '== 4. A timeline keyed by TimeUUIDs: ORDER BY is time order'
-CREATE TEMP TABLE userline (username text, tweet_id cfstore.timeuuid, body text,
-                            PRIMARY KEY (username, tweet_id));
-INSERT INTO userline
-SELECT 'jsmith', min_timeuuid(timestamptz '2010-08-12 12:00:00+00' + n * interval '7 minutes'),
-       'tweet #' || n
-FROM generate_series(1, 20) n;
-\echo 'latest 5 tweets of jsmith (a reversed slice):'
-SELECT timeuuid_time(tweet_id) AT TIME ZONE 'UTC' AS tweeted_at, body
-FROM userline WHERE username = 'jsmith' ORDER BY tweet_id DESC LIMIT 5;
-\echo 'tweets between 13:00 and 13:30 UTC (a slice by time bounds):'
-SELECT timeuuid_time(tweet_id) AT TIME ZONE 'UTC' AS tweeted_at, body
-FROM userline
-WHERE username = 'jsmith'
-  AND tweet_id BETWEEN min_timeuuid('2010-08-12 13:00:00+00') AND max_timeuuid('2010-08-12 13:30:00+00')
-ORDER BY tweet_id;
+\ir twissandra/demo.sql

@@ -2,7 +2,8 @@
 # cfstore development driver.
 #
 #   scripts/dev.sh demo   install what is missing, build, install, start the
-#                         scratch cluster, run the demo (examples/demo.sql)
+#                         scratch cluster, run the demo (examples/demo.sql:
+#                         the seed applications, the blog and Twissandra)
 #   scripts/dev.sh test   the same set-up, then every test suite; exits
 #                         non-zero if any test fails
 #   scripts/dev.sh psql   a psql session on the scratch cluster
@@ -140,10 +141,14 @@ setup() {
     start_cluster
 }
 
+# The seed applications, in a fresh database (the scripts read files
+# relative to the project folder).
 demo() {
-    log "running the demo (examples/demo.sql)"
-    psql -X -q -d postgres -c "DROP DATABASE IF EXISTS cfstore_demo" -c "CREATE DATABASE cfstore_demo"
+    log "running the demo: the blog and Twissandra (examples/demo.sql)"
+    psql -X -q -d postgres -c "SET client_min_messages = warning" \
+        -c "DROP DATABASE IF EXISTS cfstore_demo" -c "CREATE DATABASE cfstore_demo"
     (cd "$ROOT" && psql -X -v ON_ERROR_STOP=1 -d cfstore_demo -f examples/demo.sql)
+    log "the demo's data stays in database cfstore_demo: scripts/dev.sh psql -d cfstore_demo"
 }
 
 # Suite results: "name passed failed" lines.
