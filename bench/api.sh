@@ -54,9 +54,8 @@ BASE_US=1577836800000000
 MKEYS=100        # keys per multiget_slice call
 KEY_COUNT=1000   # key_count of get_indexed_slices
 
-for v in ROWS COLS USERS GRP_VALUES RUNS MULTIGETS QUERIES REPS STEP_TIMEOUT; do
-    [[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "bench: $v must be a positive integer (got '${!v}')" >&2; exit 2; }
-done
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+require_positive ROWS COLS USERS GRP_VALUES RUNS MULTIGETS QUERIES REPS STEP_TIMEOUT
 (( ROWS >= MKEYS )) || { echo "bench: ROWS must be at least $MKEYS" >&2; exit 2; }
 (( GRP_VALUES <= USERS )) || { echo "bench: GRP_VALUES must not exceed USERS" >&2; exit 2; }
 command -v psql >/dev/null || { echo "bench: psql is needed" >&2; exit 2; }
@@ -70,25 +69,6 @@ export PGOPTIONS="${PGOPTIONS:-} -c statement_timeout=${STEP_TIMEOUT}s -c client
 ADMIN_DB=${PGDATABASE:-postgres}
 unset PGDATABASE
 
-q() { timeout $((STEP_TIMEOUT + 60)) psql -X -q -At -v ON_ERROR_STOP=1 -d "$DB" "$@"; }
-qt() { timeout $((STEP_TIMEOUT + 60)) psql -X -q -v ON_ERROR_STOP=1 -d "$DB" "$@"; }
-log() { printf '%s  %s\n' "$(date +%H:%M:%S)" "$*"; }
-# Run one statement; print psql's \timing of it in seconds.
-timed() {
-    local out ms
-    out=$(q -c "\\timing on" -c "$1") || { echo "bench: failed: $1" >&2; return 1; }
-    ms=$(printf '%s\n' "$out" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -n1)
-    [ -n "$ms" ] || { echo "bench: no timing from: $1: $out" >&2; return 1; }
-    awk -v ms="$ms" 'BEGIN { printf "%.3f", ms / 1000 }'
-}
-
-coprime() {
-    local n=$1 p
-    for p in 7919 7927 7933 7937 7949 7951 7963; do
-        if (( n % p != 0 )); then echo "$p"; return; fi
-    done
-    echo 1
-}
 P_ROW=$(coprime "$ROWS")      # arrival order of rows within a round (as timeline.sh)
 P_KEY=$(coprime "$ROWS")      # order of keys in the multiget calls
 P_VAL=$(coprime "$GRP_VALUES")    # order of the values searched
@@ -240,29 +220,7 @@ log "datasets: $(q -c "SELECT (SELECT count(*) FROM bench_cells) || ' timeline c
 
 rec() { q -c "INSERT INTO bench_rep VALUES ($1, '$2', '$3', $4, $5)"; }
 # COPY a file into a relation from psql; prints the client-side time in seconds.
-copy_in() { # relation columns file
-    local out ms
-    out=$(q -c "\\timing on" -c "\\copy $1 $2 FROM '$3'") || { echo "bench: COPY into $1 failed" >&2; return 1; }
-    ms=$(printf '%s\n' "$out" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -n1)
-    [ -n "$ms" ] || { echo "bench: no timing from COPY into $1: $out" >&2; return 1; }
-    awk -v ms="$ms" 'BEGIN { printf "%.3f", ms / 1000 }'
-}
-checkpoint() { q -c "CHECKPOINT" 2>/dev/null || log "(CHECKPOINT refused)"; }
 
-print_table() {
-    qt -c "\\pset footer off" -c "\\pset title '$2'" -c "
-WITH f AS ($1)
-SELECT m.label AS metric,
-       round(f.cf::numeric, m.digits) AS cfstore,
-       round(f.heap::numeric, m.digits) AS heap,
-       round(f.ratio::numeric, 3) AS \"ratio cfstore/heap\",
-       m.target_label AS target,
-       CASE m.target_kind
-         WHEN 'ratio>=' THEN CASE WHEN f.ratio >= m.target - 1e-9 THEN 'PASS' ELSE 'FAIL' END
-         ELSE '' END AS verdict
-  FROM f JOIN bench_metric m USING (metric)
- ORDER BY m.ord"
-}
 PER_RUN="
   SELECT run, metric, engine, percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS value
     FROM bench_rep GROUP BY run, metric, engine"

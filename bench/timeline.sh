@@ -46,9 +46,8 @@ CF=timeline
 BASE_TS='2020-01-01 00:00:00+00'   # the first cell's time; cell i is BASE_TS + i ms
 BASE_US=1577836800000000           # BASE_TS in microseconds since the epoch
 
-for v in ROWS COLS RUNS SLICES10 SLICES100 REPS INSERT_SECONDS STEP_TIMEOUT; do
-    [[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "bench: $v must be a positive integer (got '${!v}')" >&2; exit 2; }
-done
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+require_positive ROWS COLS RUNS SLICES10 SLICES100 REPS INSERT_SECONDS STEP_TIMEOUT
 command -v psql >/dev/null && command -v pgbench >/dev/null || { echo "bench: psql and pgbench are needed" >&2; exit 2; }
 
 CELLS=$((ROWS * COLS))
@@ -63,20 +62,6 @@ export PGOPTIONS="${PGOPTIONS:-} -c statement_timeout=${STEP_TIMEOUT}s -c client
 ADMIN_DB=${PGDATABASE:-postgres}
 unset PGDATABASE
 
-# psql on the bench database; SQL from -c or standard input.
-q() { timeout $((STEP_TIMEOUT + 60)) psql -X -q -At -v ON_ERROR_STOP=1 -d "$DB" "$@"; }
-# psql, printing results in aligned form (tables).
-qt() { timeout $((STEP_TIMEOUT + 60)) psql -X -q -v ON_ERROR_STOP=1 -d "$DB" "$@"; }
-log() { printf '%s  %s\n' "$(date +%H:%M:%S)" "$*"; }
-
-# A prime that does not divide n (so k -> k*p mod n is a permutation).
-coprime() {
-    local n=$1 p
-    for p in 7919 7927 7933 7937 7949 7951 7963; do
-        if (( n % p != 0 )); then echo "$p"; return; fi
-    done
-    echo 1
-}
 P_ROW=$(coprime "$ROWS")      # arrival order of rows within a round
 P_KEY=$(coprime "$ROWS")      # order of keys in the timed slice statements
 
@@ -278,38 +263,6 @@ SQL
 # Helpers for one run.
 rec() { # run metric engine rep value
     q -c "INSERT INTO bench_rep VALUES ($1, '$2', '$3', $4, $5)"
-}
-checkpoint() {
-    q -c "CHECKPOINT" 2>/dev/null || log "(CHECKPOINT refused: loads are not isolated from earlier dirty buffers)"
-}
-# COPY a file into a relation from psql; prints the client-side time in seconds.
-copy_in() { # relation columns file
-    local out ms
-    out=$(q <<SQL
-\\timing on
-\\copy $1 $2 FROM '$3'
-SQL
-)
-    ms=$(printf '%s\n' "$out" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -n1)
-    [ -n "$ms" ] || { echo "bench: no timing from COPY into $1: $out" >&2; return 1; }
-    awk -v ms="$ms" 'BEGIN { printf "%.6f", ms / 1000 }'
-}
-
-print_table() { # SQL that yields (ord, metric, cf, heap, ratio); the title
-    qt -c "\\pset footer off" -c "\\pset title '$2'" -c "
-WITH f AS ($1)
-SELECT m.label AS metric,
-       round(f.cf::numeric, m.digits) AS cfstore,
-       round(f.heap::numeric, m.digits) AS heap,
-       round(f.ratio::numeric, 3) AS \"ratio cfstore/heap\",
-       m.target_label AS target,
-       CASE m.target_kind
-         WHEN 'ratio<=' THEN CASE WHEN f.ratio <= m.target + 1e-9 THEN 'PASS' ELSE 'FAIL' END
-         WHEN 'ratio>=' THEN CASE WHEN f.ratio >= m.target - 1e-9 THEN 'PASS' ELSE 'FAIL' END
-         WHEN 'cfstore<=' THEN CASE WHEN f.cf <= m.target + 1e-9 THEN 'PASS' ELSE 'FAIL' END
-         ELSE '' END AS verdict
-  FROM f JOIN bench_metric m USING (metric)
- ORDER BY m.ord"
 }
 
 # Per-run value of a metric for an engine: the median of its repetitions.

@@ -1,0 +1,71 @@
+# Shared by the bench scripts (sourced, not run): psql helpers, timing,
+# COPY loads, the key permutations and the results table.  The sourcing
+# script sets DB (the bench database) and STEP_TIMEOUT (seconds any step
+# may take) first, and creates bench_metric (ord, metric, label, digits,
+# target_kind, target, target_label) in DB before it prints a table.
+
+# psql on the bench database; SQL from -c or standard input.
+q() { timeout $((STEP_TIMEOUT + 60)) psql -X -q -At -v ON_ERROR_STOP=1 -d "$DB" "$@"; }
+# psql, printing results in aligned form (tables).
+qt() { timeout $((STEP_TIMEOUT + 60)) psql -X -q -v ON_ERROR_STOP=1 -d "$DB" "$@"; }
+log() { printf '%s  %s\n' "$(date +%H:%M:%S)" "$*"; }
+
+# Every named variable must hold a positive integer.
+require_positive() {
+    local v
+    for v in "$@"; do
+        [[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "bench: $v must be a positive integer (got '${!v}')" >&2; exit 2; }
+    done
+}
+
+# A prime that does not divide n (so k -> k*p mod n is a permutation).
+coprime() {
+    local n=$1 p
+    for p in 7919 7927 7933 7937 7949 7951 7963; do
+        if (( n % p != 0 )); then echo "$p"; return; fi
+    done
+    echo 1
+}
+
+# Run psql commands (-c ... arguments) with \timing on; print the last
+# statement's time in seconds.  what names the work in error messages.
+timed_psql() { # what psql-arguments...
+    local what=$1 out ms
+    shift
+    out=$(q -c "\\timing on" "$@") || { echo "bench: failed: $what" >&2; return 1; }
+    ms=$(printf '%s\n' "$out" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -n1)
+    [ -n "$ms" ] || { echo "bench: no timing from: $what: $out" >&2; return 1; }
+    awk -v ms="$ms" 'BEGIN { printf "%.6f", ms / 1000 }'
+}
+
+# Run one statement; print its time in seconds.
+timed() { timed_psql "$1" -c "$1"; }
+
+# \copy a file into a relation (client to server, as psql does it); print
+# the time in seconds.
+copy_in() { # relation columns file
+    timed_psql "COPY into $1" -c "\\copy $1 $2 FROM '$3'"
+}
+
+checkpoint() {
+    q -c "CHECKPOINT" 2>/dev/null || log "(CHECKPOINT refused: loads are not isolated from earlier dirty buffers)"
+}
+
+# Print a results table: $1 is SQL yielding (metric, cf, heap, ratio), $2
+# the title; labels, digits and targets come from bench_metric.
+print_table() {
+    qt -c "\\pset footer off" -c "\\pset title '$2'" -c "
+WITH f AS ($1)
+SELECT m.label AS metric,
+       round(f.cf::numeric, m.digits) AS cfstore,
+       round(f.heap::numeric, m.digits) AS heap,
+       round(f.ratio::numeric, 3) AS \"ratio cfstore/heap\",
+       m.target_label AS target,
+       CASE m.target_kind
+         WHEN 'ratio<=' THEN CASE WHEN f.ratio <= m.target + 1e-9 THEN 'PASS' ELSE 'FAIL' END
+         WHEN 'ratio>=' THEN CASE WHEN f.ratio >= m.target - 1e-9 THEN 'PASS' ELSE 'FAIL' END
+         WHEN 'cfstore<=' THEN CASE WHEN f.cf <= m.target + 1e-9 THEN 'PASS' ELSE 'FAIL' END
+         ELSE '' END AS verdict
+  FROM f JOIN bench_metric m USING (metric)
+ ORDER BY m.ord"
+}
