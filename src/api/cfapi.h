@@ -47,6 +47,18 @@ extern bytea *cfKeyArg(FunctionCallInfo fcinfo, int argno, const CfColumnFamily 
 extern bytea **cfKeysArg(FunctionCallInfo fcinfo, int argno, const CfColumnFamily *cf, int *n);
 extern void cfBeginResult(FunctionCallInfo fcinfo);
 extern int64 cfEmitSlice(FunctionCallInfo fcinfo, CfTarget *t, const CfSliceSpec *spec);
+
+/* The rows a key_count-limited multi-row read has returned so far. */
+typedef struct CfRowsOut
+{
+	FunctionCallInfo fcinfo;
+	CfTarget   *t;
+	CfSliceSpec *spec;			/* the predicate, applied to each row */
+	int32		key_count;
+	int32		found;			/* rows that returned something */
+} CfRowsOut;
+
+extern bool cfEmitRow(CfRowsOut *out, bytea *key);
 extern int64 cfCountSlice(CfTarget *t, const CfSliceSpec *spec);
 extern void cfForEachRowKey(Relation rel, const bytea *start_key, bool (*fn) (bytea *key, void *arg),
 							void *arg);

@@ -260,16 +260,12 @@ row_matches(CfTarget *t, const bytea *key, const CfIndexExpr *exprs, int n, Snap
 	return true;
 }
 
-/* A search in progress: the expressions, the predicate, the rows found. */
+/* A search in progress: the rows returned, and the expressions they must satisfy. */
 typedef struct CfSearch
 {
-	FunctionCallInfo fcinfo;
-	CfTarget   *t;
-	CfSliceSpec *spec;
+	CfRowsOut	out;
 	const CfIndexExpr *exprs;
 	int			nexprs;
-	int32		key_count;
-	int32		found;
 } CfSearch;
 
 /*
@@ -281,12 +277,9 @@ search_row(bytea *key, void *arg)
 {
 	CfSearch   *sr = (CfSearch *) arg;
 
-	if (!row_matches(sr->t, key, sr->exprs, sr->nexprs, GetActiveSnapshot()))
+	if (!row_matches(sr->out.t, key, sr->exprs, sr->nexprs, GetActiveSnapshot()))
 		return false;
-	sr->spec->key = key;
-	if (cfEmitSlice(sr->fcinfo, sr->t, sr->spec) > 0)
-		sr->found++;
-	return sr->found >= sr->key_count;
+	return cfEmitRow(&sr->out, key);
 }
 
 /* Follow the index of expression e from start_key. */
@@ -341,7 +334,7 @@ cfstore_get_indexed_slices(PG_FUNCTION_ARGS)
 	cfBeginResult(fcinfo);
 	if (spec.count > 0)
 	{
-		CfSearch	sr = {fcinfo, &t, &spec, exprs, nexprs, key_count, 0};
+		CfSearch	sr = {{fcinfo, &t, &spec, key_count, 0}, exprs, nexprs};
 
 		for (int i = 0; i < nexprs && use == NULL; i++)
 			if (exprs[i].op == CF_OP_EQ && exprs[i].def != NULL && exprs[i].def->index_id != 0 &&

@@ -96,6 +96,19 @@ cfEmitSlice(FunctionCallInfo fcinfo, CfTarget *t, const CfSliceSpec *spec)
 }
 
 /*
+ * Add the predicate's slice of row key to a key_count-limited read; a row
+ * that returns nothing does not count.  True once key_count rows have.
+ */
+bool
+cfEmitRow(CfRowsOut *out, bytea *key)
+{
+	out->spec->key = key;
+	if (cfEmitSlice(out->fcinfo, out->t, out->spec) > 0)
+		out->found++;
+	return out->found >= out->key_count;
+}
+
+/*
  * The number of items of a slice: columns, or super columns when the
  * items are whole super columns (the slice returns each with its
  * subcolumns, which count once).

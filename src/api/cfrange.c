@@ -88,15 +88,11 @@ cfForEachRowKey(Relation rel, const bytea *start_key, bool (*fn) (bytea *key, vo
 	}
 }
 
-/* A range being read: what each row key is checked against. */
+/* A range being read: the rows returned, and where the range ends. */
 typedef struct CfRange
 {
-	FunctionCallInfo fcinfo;
-	CfTarget   *t;
-	CfSliceSpec *spec;
+	CfRowsOut	out;
 	const bytea *end_key;
-	int32		key_count;
-	int32		found;
 } CfRange;
 
 /* Emit one row of a range; true when the range is done. */
@@ -107,8 +103,7 @@ range_row(bytea *key, void *arg)
 
 	if (r->end_key != NULL && key_compare(key, r->end_key) > 0)
 		return true;
-	r->spec->key = key;
-	return cfEmitSlice(r->fcinfo, r->t, r->spec) > 0 && ++r->found >= r->key_count;
+	return cfEmitRow(&r->out, key);
 }
 
 /*
@@ -137,7 +132,7 @@ cfstore_get_range_slices(PG_FUNCTION_ARGS)
 	/* a count of 0 returns nothing from any row: no need to look */
 	if (spec.count > 0)
 	{
-		CfRange		r = {fcinfo, &t, &spec, end_key, key_count, 0};
+		CfRange		r = {{fcinfo, &t, &spec, key_count, 0}, end_key};
 
 		cfForEachRowKey(t.rel, start_key, range_row, &r);
 	}
