@@ -34,4 +34,18 @@ extern bytea *cfArgBound(FunctionCallInfo fcinfo, int argno, const CfType *type,
 extern void cfInvalidRequest(const char *fmt,...) pg_attribute_printf(1, 2);
 extern void cfEmitCells(FunctionCallInfo fcinfo, const CfColumnFamily *cf, CfSliceState *slice);
 
+/* The columns of cfstore.cell: key, super_column, column_name, value, writetime, ttl. */
+#define CF_CELL_NATTS 6
+#define CF_CELL_KEY				0x01
+#define CF_CELL_SUPER_COLUMN	0x02
+#define CF_CELL_COLUMN_NAME		0x04
+#define CF_CELL_VALUE			0x08
+#define CF_CELL_WRITETIME		0x10
+#define CF_CELL_TTL				0x20
+#define CF_CELL_ALL_COLUMNS		0x3F
+
+extern void cfRenderCell(FunctionCallInfo fcinfo, const CfColumnFamily *cf, const CfOutCell *c,
+						 uint32 columns, Datum *values, bool *nulls);
+extern CfSliceState *cfGetSliceBegin(FunctionCallInfo fcinfo, CfTarget *t, Snapshot snapshot);
+
 #endif							/* CFAPI_H */

@@ -116,31 +116,33 @@ cfstore_get(PG_FUNCTION_ARGS)
 }
 
 /*
- * get_slice(keyspace, column_family, key, start, finish, reversed, count,
- *			 super_column)
+ * Open the slice that a get_slice call asks for (its arguments in fcinfo:
+ * keyspace, column_family, key, start, finish, reversed, count,
+ * super_column), read as of snapshot.  t receives the column family, open
+ * until cfTargetClose; the caller ends the slice.  Used by the function
+ * and by the scan node that stands in for it (cfscan.c).
  */
-Datum
-cfstore_get_slice(PG_FUNCTION_ARGS)
+CfSliceState *
+cfGetSliceBegin(FunctionCallInfo fcinfo, CfTarget *t, Snapshot snapshot)
 {
-	CfTarget	t;
 	CfSliceSpec spec;
 	const CfType *itemtype;
 
-	cfTargetOpen(&t, fcinfo, ACL_SELECT);
-	if (!t.cf->is_super && !cfArgIsNull(fcinfo, 7))
-		cfInvalidRequest("columnfamily alone is required for standard CF %s", t.cf->name);
+	cfTargetOpen(t, fcinfo, ACL_SELECT);
+	if (!t->cf->is_super && !cfArgIsNull(fcinfo, 7))
+		cfInvalidRequest("columnfamily alone is required for standard CF %s", t->cf->name);
 
 	memset(&spec, 0, sizeof(spec));
-	if (t.cf->is_super && !cfArgIsNull(fcinfo, 7))
+	if (t->cf->is_super && !cfArgIsNull(fcinfo, 7))
 	{
-		spec.sc = cfArgBytes(fcinfo, 7, t.cf->comparator, "super_column");
-		cfValidateName(t.cf->comparator, (const uint8 *) VARDATA_ANY(spec.sc), VARSIZE_ANY_EXHDR(spec.sc), true);
-		itemtype = t.cf->subcomparator;
+		spec.sc = cfArgBytes(fcinfo, 7, t->cf->comparator, "super_column");
+		cfValidateName(t->cf->comparator, (const uint8 *) VARDATA_ANY(spec.sc), VARSIZE_ANY_EXHDR(spec.sc), true);
+		itemtype = t->cf->subcomparator;
 	}
 	else
 	{
-		spec.whole_super = t.cf->is_super;
-		itemtype = t.cf->comparator;
+		spec.whole_super = t->cf->is_super;
+		itemtype = t->cf->comparator;
 	}
 	spec.start = cfArgBound(fcinfo, 3, itemtype, "start");
 	spec.finish = cfArgBound(fcinfo, 4, itemtype, "finish");
@@ -149,8 +151,23 @@ cfstore_get_slice(PG_FUNCTION_ARGS)
 		: PG_GETARG_INT32(CF_SLICE_ARG_COUNT);
 	check_range(itemtype, spec.start, spec.finish, spec.reversed, spec.count);
 	/* the column parent and predicate are validated before the key */
-	spec.key = key_arg(fcinfo, 2, t.cf);
-	run_slice(fcinfo, &t, &spec);
+	spec.key = key_arg(fcinfo, 2, t->cf);
+	return cfSliceBegin(t->rel, &spec, snapshot);
+}
+
+/*
+ * get_slice(keyspace, column_family, key, start, finish, reversed, count,
+ *			 super_column)
+ */
+Datum
+cfstore_get_slice(PG_FUNCTION_ARGS)
+{
+	CfTarget	t;
+	CfSliceState *slice = cfGetSliceBegin(fcinfo, &t, GetActiveSnapshot());
+
+	cfEmitCells(fcinfo, t.cf, slice);
+	cfSliceEnd(slice);
+	cfTargetClose(&t);
 	return (Datum) 0;
 }
 
