@@ -27,7 +27,8 @@ OBJS = \
 	src/storage/cfverify.o src/storage/cfoverflow.o \
 	src/api/cfapi.o \
 	src/api/cfmutate.o \
-	src/api/cfget.o
+	src/api/cfget.o \
+	src/api/cfscan.o
 
 # The install script is assembled from one file per subsystem, in order.
 SQL_PARTS = \
