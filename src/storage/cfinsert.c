@@ -110,11 +110,39 @@ choose_downlink(Relation rel, CfRelInfo *info, Page page, const CfKey *key)
 }
 
 /*
+ * Pin block child of a descent and let go of its parent, locked in parent.
+ * The child's page header and special space, which the descent reads
+ * first, are requested from memory before the parent is released, so that
+ * the two overlap.
+ */
+static Buffer
+descend_to(Relation rel, BlockNumber child, Buffer parent)
+{
+	Buffer		buf = ReadBuffer(rel, child);
+	char	   *page = (char *) BufferGetPage(buf);
+
+	__builtin_prefetch(page);
+	__builtin_prefetch(page + BLCKSZ - sizeof(CfPageOpaqueData));
+	if (BufferIsValid(parent))
+		UnlockReleaseBuffer(parent);
+	return buf;
+}
+
+/*
  * Descend from the root to the leaf page that covers key.  The leaf comes
  * back pinned and locked: exclusively if forupdate, else shared.  If stack
  * is not NULL it receives the internal pages passed (for splits); if lowkey
  * is not NULL it receives the leaf's low key (a copy in lowcxt).  Returns
  * InvalidBuffer if the relation has no pages yet.
+ *
+ * When the backend holds a current image of the root page (CfRelInfo's
+ * rootcopy, see read_descend in cfslice.c for why any image of an internal
+ * page is a sound start), the descent starts from it, and a descent that
+ * reads the root page takes the image.  The stack then names the root the
+ * image was taken from, which is what a descent that read the root just
+ * before it split would name: a split of the level below moves right from
+ * it to the parent that covers the separator, and a split of that page
+ * finds it is no longer the root (insert_downlink).
  */
 Buffer
 cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
@@ -124,44 +152,85 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 	Page		page;
 	CfPageOpaque op;
 	bool		refreshed = false;
+	bool		below_image = false;
 
 	if (stack)
 		*stack = NULL;
 	if (lowkey)
 		*lowkey = cf_minus_infinity;
 
-	for (;;)
+	if (info->root != InvalidBlockNumber && info->root_level > 0 &&
+		info->rootcopy_blkno == info->root && !info->rootcopy_stale)
 	{
-		if (info->root == InvalidBlockNumber)
+		Page		image = (Page) info->rootcopy.data;
+		OffsetNumber off = choose_downlink(rel, info, image, key);
+		CfIndexTuple itup = (CfIndexTuple) PageGetItem(image, PageGetItemId(image, off));
+
+		if (lowkey && off != CfPageFirstData(CfPageGetOpaque(image)))
 		{
-			if (RelationGetNumberOfBlocks(rel) == 0)
-				return InvalidBuffer;
+			CfKey		sep;
+
+			cfIndexTupleKey(rel, itup, &sep);
+			cfKeyCopy(&sep, lowkey, lowcxt);
+		}
+		if (stack)
+		{
+			CfStack    *s = palloc(sizeof(CfStack));
+
+			s->blkno = info->rootcopy_blkno;
+			s->parent = NULL;
+			*stack = s;
+		}
+		buf = descend_to(rel, itup->child, InvalidBuffer);
+		LockBuffer(buf, (CfPageGetOpaque(image)->level == 1 && forupdate) ? BUFFER_LOCK_EXCLUSIVE
+				   : BUFFER_LOCK_SHARE);
+		below_image = true;
+	}
+	else
+	{
+		for (;;)
+		{
+			if (info->root == InvalidBlockNumber)
+			{
+				if (RelationGetNumberOfBlocks(rel) == 0)
+					return InvalidBuffer;
+				cfRelInfoRefreshRoot(rel, info);
+				refreshed = true;
+			}
+			buf = ReadBuffer(rel, info->root);
+			LockBuffer(buf, (info->root_level == 0 && forupdate) ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
+			page = BufferGetPage(buf);
+			op = CfPageGetOpaque(page);
+			if ((op->flags & CF_PAGE_ROOT) && op->level == info->root_level)
+			{
+				/* the next descents start from an image of it */
+				if (op->level > 0)
+				{
+					memcpy(info->rootcopy.data, page, BLCKSZ);
+					info->rootcopy_blkno = info->root;
+					info->rootcopy_stale = false;
+				}
+				break;
+			}
+			/* the root moved (a root split): the cached metapage is stale */
+			if (refreshed)
+			{
+				/*
+				 * Still not a root: a crash interrupted a root split.  Any
+				 * page is a valid starting point thanks to the right-links;
+				 * go on from this one unless the lock mode is wrong for its
+				 * level.
+				 */
+				if ((op->level == 0) == (info->root_level == 0))
+					break;
+				info->root_level = op->level;
+				UnlockReleaseBuffer(buf);
+				continue;
+			}
+			UnlockReleaseBuffer(buf);
 			cfRelInfoRefreshRoot(rel, info);
 			refreshed = true;
 		}
-		buf = ReadBuffer(rel, info->root);
-		LockBuffer(buf, (info->root_level == 0 && forupdate) ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		op = CfPageGetOpaque(page);
-		if ((op->flags & CF_PAGE_ROOT) && op->level == info->root_level)
-			break;
-		/* the root moved (a root split): the cached metapage is stale */
-		if (refreshed)
-		{
-			/*
-			 * Still not a root: a crash interrupted a root split.  Any page
-			 * is a valid starting point thanks to the right-links; go on
-			 * from this one unless the lock mode is wrong for its level.
-			 */
-			if ((op->level == 0) == (info->root_level == 0))
-				break;
-			info->root_level = op->level;
-			UnlockReleaseBuffer(buf);
-			continue;
-		}
-		UnlockReleaseBuffer(buf);
-		cfRelInfoRefreshRoot(rel, info);
-		refreshed = true;
 	}
 
 	for (;;)
@@ -177,6 +246,9 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 			op = CfPageGetOpaque(page);
 			if (!beyond_high_key(rel, info, page, key))
 				break;
+			/* the image lacks a downlink: take it again next time */
+			if (below_image)
+				info->rootcopy_stale = true;
 			if (lowkey)
 			{
 				CfKey		hk;
@@ -191,6 +263,7 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 		}
 		if (op->level == 0)
 			return buf;
+		below_image = false;
 
 		off = choose_downlink(rel, info, page, key);
 		itup = (CfIndexTuple) PageGetItem(page, PageGetItemId(page, off));
@@ -213,8 +286,7 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 		{
 			bool		leaf_next = (op->level == 1);
 
-			UnlockReleaseBuffer(buf);
-			buf = ReadBuffer(rel, child);
+			buf = descend_to(rel, child, buf);
 			LockBuffer(buf, (leaf_next && forupdate) ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
 		}
 	}
@@ -996,6 +1068,27 @@ grown_capacity(Size len)
 }
 
 /*
+ * Whether the run item at src holds cells of key's row and super column.
+ * Short parts are compared as stored, in the run's header; long ones as
+ * they read.
+ */
+static bool
+run_holds(Relation rel, const char *src, const CfKey *key)
+{
+	CfRunHeader hdr;
+	CfKey		fk;
+
+	memcpy(&hdr, src, sizeof(hdr));
+	if (!(hdr.flags & (CF_RUN_LONG_KEY | CF_RUN_LONG_SC)))
+		return hdr.keylen == key->keylen && hdr.sclen == key->sclen &&
+			memcmp(src + sizeof(hdr), key->key, key->keylen) == 0 &&
+			(key->sclen == 0 || memcmp(src + sizeof(hdr) + hdr.keylen, key->sc, key->sclen) == 0);
+	cfRunFirstKey(rel, src, &fk);
+	return fk.keylen == key->keylen && memcmp(fk.key, key->key, key->keylen) == 0 &&
+		fk.sclen == key->sclen && (key->sclen == 0 || memcmp(fk.sc, key->sc, key->sclen) == 0);
+}
+
+/*
  * Insert one cell version.  cellrun is a run of one cell carrying its row
  * key and super column.  The caller has validated sizes and values.
  */
@@ -1048,10 +1141,8 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 		while (lo < hi)
 		{
 			OffsetNumber mid = lo + (hi - lo) / 2;
-			CfKey		fk;
 
-			cfRunFirstKey(rel, PageGetItem(page, PageGetItemId(page, mid)), &fk);
-			if (cfKeyCompare(&info->order, &fk, &key) <= 0)
+			if (cfRunCompare(rel, &info->order, PageGetItem(page, PageGetItemId(page, mid)), &key) <= 0)
 				lo = mid + 1;
 			else
 				hi = mid;
@@ -1064,13 +1155,10 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 	for (int pass = 0; pass < 2 && !same; pass++)
 	{
 		OffsetNumber off = pass == 0 ? target : (target == InvalidOffsetNumber ? first : target + 1);
-		CfKey		fk;
 
 		if (off == InvalidOffsetNumber || off > max)
 			continue;
-		cfRunFirstKey(rel, PageGetItem(page, PageGetItemId(page, off)), &fk);
-		if (fk.keylen == key.keylen && memcmp(fk.key, key.key, key.keylen) == 0 &&
-			fk.sclen == key.sclen && (key.sclen == 0 || memcmp(fk.sc, key.sc, key.sclen) == 0))
+		if (run_holds(rel, PageGetItem(page, PageGetItemId(page, off)), &key))
 		{
 			ItemId		iid = PageGetItemId(page, off);
 
@@ -1090,13 +1178,7 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 
 		/* is this the last run of its row (and super column) here? it grows */
 		if (target < max)
-		{
-			CfKey		nk;
-
-			cfRunFirstKey(rel, PageGetItem(page, PageGetItemId(page, target + 1)), &nk);
-			tail = !(nk.keylen == key.keylen && memcmp(nk.key, key.key, key.keylen) == 0 &&
-					 nk.sclen == key.sclen && (key.sclen == 0 || memcmp(nk.sc, key.sc, key.sclen) == 0));
-		}
+			tail = !run_holds(rel, PageGetItem(page, PageGetItemId(page, target + 1)), &key);
 		run_insert_cell(&run, &cellrun->cells[0], j);
 		img = run_item(info, &run);
 		nnew = 1;

@@ -668,6 +668,35 @@ cfRunFirstKey(Relation rel, const char *src, CfKey *key)
 	key->bound = 0;
 }
 
+/*
+ * Compare the first key of the run item at src with position pos, as
+ * cfKeyCompare(first key, pos) does.  Runs of other rows are told apart by
+ * their row key alone, without reading the first cell (long parts are
+ * read into the current memory context).
+ */
+int
+cfRunCompare(Relation rel, const CfOrder *order, const char *src, const CfKey *pos)
+{
+	CfRunHeader hdr;
+	CfKey		fk;
+
+	if (pos->nparts == 0)
+		return pos->bound != 0 ? -pos->bound : 1;
+	memcpy(&hdr, src, sizeof(hdr));
+	if (!(hdr.flags & CF_RUN_LONG_KEY))
+	{
+		int			c = cfBytesCompare((const uint8 *) src + sizeof(hdr), hdr.keylen,
+									   pos->key, pos->keylen);
+
+		if (c != 0)
+			return c;
+		if (pos->nparts == 1)
+			return pos->bound != 0 ? -pos->bound : 1;
+	}
+	cfRunFirstKey(rel, src, &fk);
+	return cfKeyCompare(order, &fk, pos);
+}
+
 /* The stored length of a key part: a reference's if the part is long. */
 static inline int
 stored_part_len(int len)

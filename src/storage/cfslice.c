@@ -58,34 +58,6 @@ typedef CfFeed (*CfFeedFn) (void *arg, const CfRun *run, CfCell *cell, Buffer bu
  */
 
 /*
- * Compare the first key of the run item at src with position pos, as
- * cfKeyCompare(first key, pos) does.  Runs of other rows are told apart by
- * their row key alone, without reading the first cell.
- */
-static int
-run_compare(Relation rel, CfRelInfo *info, const char *src, const CfKey *pos)
-{
-	CfRunHeader hdr;
-	CfKey		fk;
-
-	if (pos->nparts == 0)
-		return pos->bound != 0 ? -pos->bound : 1;
-	memcpy(&hdr, src, sizeof(hdr));
-	if (!(hdr.flags & CF_RUN_LONG_KEY))
-	{
-		int			c = cfBytesCompare((const uint8 *) src + sizeof(hdr), hdr.keylen,
-									   pos->key, pos->keylen);
-
-		if (c != 0)
-			return c;
-		if (pos->nparts == 1)
-			return pos->bound != 0 ? -pos->bound : 1;
-	}
-	cfRunFirstKey(rel, src, &fk);
-	return cfKeyCompare(&info->order, &fk, pos);
-}
-
-/*
  * The first data item of the locked page whose run's first key is above
  * pos (forward) or at or above it (backward); max + 1 if there is none.
  */
@@ -103,14 +75,14 @@ page_search(Relation rel, CfRelInfo *info, Page page, const CfKey *pos, bool bac
 	 */
 	if (lo < hi)
 	{
-		c = run_compare(rel, info, PageGetItem(page, PageGetItemId(page, hi - 1)), pos);
+		c = cfRunCompare(rel, &info->order, PageGetItem(page, PageGetItemId(page, hi - 1)), pos);
 		if (backward ? c < 0 : c <= 0)
 			return hi;
 		hi--;
 	}
 	if (lo < hi)
 	{
-		c = run_compare(rel, info, PageGetItem(page, PageGetItemId(page, lo)), pos);
+		c = cfRunCompare(rel, &info->order, PageGetItem(page, PageGetItemId(page, lo)), pos);
 		if (!(backward ? c < 0 : c <= 0))
 			return lo;
 		lo++;
@@ -119,7 +91,7 @@ page_search(Relation rel, CfRelInfo *info, Page page, const CfKey *pos, bool bac
 	{
 		OffsetNumber mid = lo + (hi - lo) / 2;
 
-		c = run_compare(rel, info, PageGetItem(page, PageGetItemId(page, mid)), pos);
+		c = cfRunCompare(rel, &info->order, PageGetItem(page, PageGetItemId(page, mid)), pos);
 		if (backward ? c < 0 : c <= 0)
 			lo = mid + 1;
 		else
@@ -1277,7 +1249,7 @@ read_markers(CfSliceState *s, bytea *sc, BlockNumber blkno, BlockNumber left)
 		first = CfPageFirstData(op);
 		if (op->left == InvalidBlockNumber ||
 			(first <= PageGetMaxOffsetNumber(page) &&
-			 run_compare(s->rel, s->info, PageGetItem(page, PageGetItemId(page, first)), &pos) < 0))
+			 cfRunCompare(s->rel, &s->info->order, PageGetItem(page, PageGetItemId(page, first)), &pos) < 0))
 			break;
 		/*
 		 * The landing page's left neighbour, as the descent saw it, with its

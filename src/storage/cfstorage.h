@@ -223,6 +223,7 @@ extern Size cfRunEncodedSize(const CfRun *run);
 extern void cfRunEncode(const CfRun *run, char *dst);
 extern void cfRunDecode(Relation rel, const char *src, Size len, CfRun *run, MemoryContext cxt);
 extern void cfRunFirstKey(Relation rel, const char *src, CfKey *key);
+extern int	cfRunCompare(Relation rel, const CfOrder *order, const char *src, const CfKey *pos);
 extern Size cfIndexTupleSize(const CfKey *key);
 extern void cfIndexTupleForm(const CfKey *key, BlockNumber child, char *dst);
 extern void cfIndexTupleKey(Relation rel, CfIndexTuple itup, CfKey *key);
