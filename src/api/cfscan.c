@@ -403,10 +403,20 @@ slice_recheck(ScanState *ss, TupleTableSlot *slot)
 	return true;
 }
 
-/* The next row of the scan, its conditions checked and projected. */
+/*
+ * The next row of the scan, its conditions checked and projected.  A scan
+ * with neither (and not under EvalPlanQual) returns its scan tuple as it
+ * comes, which is what ExecScan would do, less its bookkeeping per row.
+ */
 static TupleTableSlot *
 slice_exec(CustomScanState *node)
 {
+	if (node->ss.ps.qual == NULL && node->ss.ps.ps_ProjInfo == NULL &&
+		node->ss.ps.state->es_epq_active == NULL)
+	{
+		CHECK_FOR_INTERRUPTS();
+		return slice_next(&node->ss);
+	}
 	return ExecScan(&node->ss, slice_next, slice_recheck);
 }
 

@@ -663,6 +663,12 @@ struct CfSliceState
 	bytea	   *outkey;			/* curkey and cursc copied into pagecxt, or NULL */
 	bytea	   *outsc;
 	bool		done;
+
+	/*
+	 * CF_READ_COLUMNS: the stored row key of the last run found to be the
+	 * slice's (it identifies the run on the page being read), or NULL
+	 */
+	const uint8 *fedrun;
 };
 
 #define CF_NO_DELETION PG_INT64_MIN
@@ -1014,8 +1020,18 @@ slice_feed(void *arg, const CfRun *run, CfCell *cell, Buffer buf)
 	CfSliceState *s = (CfSliceState *) arg;
 	const CfType *namecmp = s->info->order.namecmp;
 
-	/* leaving the row? */
-	if (s->mode != CF_READ_SCAN)
+	/* leaving the row (or super column)?  Asked once per run of a page. */
+	if (s->mode == CF_READ_COLUMNS)
+	{
+		if (run->key != s->fedrun)
+		{
+			if (!bytea_eq(s->key, run->key, run->keylen) ||
+				(s->is_super && !bytea_eq(s->sc, run->sc, run->sclen)))
+				return CF_FEED_STOP;
+			s->fedrun = run->key;
+		}
+	}
+	else if (s->mode == CF_READ_SUPERS)
 	{
 		if (!bytea_eq(s->key, run->key, run->keylen))
 			return CF_FEED_STOP;
@@ -1037,9 +1053,6 @@ slice_feed(void *arg, const CfRun *run, CfCell *cell, Buffer buf)
 		s->row_del = CF_NO_DELETION;
 		s->sc_del = CF_NO_DELETION;
 	}
-
-	if (s->mode == CF_READ_COLUMNS && s->is_super && !bytea_eq(s->sc, run->sc, run->sclen))
-		return CF_FEED_STOP;
 
 	if (s->mode == CF_READ_SUPERS || (s->mode == CF_READ_SCAN && s->is_super))
 	{
@@ -1465,6 +1478,7 @@ cfSliceNext(CfSliceState *s, CfOutCell *out)
 		/* the queue is drained: the next step frees its bytes */
 		s->qhead = s->nqueue = 0;
 		s->outkey = s->outsc = NULL;
+		s->fedrun = NULL;
 		{
 			MemoryContext old = MemoryContextSwitchTo(s->cxt);
 			bool		more = walk_step(&s->walk, slice_feed, s, slice_landing, slice_resolve);
