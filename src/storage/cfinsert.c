@@ -957,12 +957,64 @@ run_item(CfRelInfo *info, CfRun *run)
 }
 
 /*
- * Overwrite the bytes of an item in place and WAL-log exactly them.  The
- * record is a Generic WAL record built by hand, in the format
+ * The item of a decoded run into which cell j was just inserted, its old
+ * item at src: a cell appended after the others (what an interleaved load
+ * of rising names always does) is encoded alone after the old item's
+ * bytes (cfRunEncodeAppended), anything else re-encodes the run.
+ */
+static CfItem
+run_item_inserted(CfRelInfo *info, CfRun *run, int j, const char *src)
+{
+	CfItem		item;
+
+	if (j == 0 || j != run->ncells - 1 ||
+		run->timeuuid_names != (info->order.namecmp->kind == CF_TIMEUUID))
+		return run_item(info, run);
+	item.len = cfRunAppendedSize(run, run->used);
+	item.data = palloc(item.len);
+	cfRunEncodeAppended(run, src, run->used, item.data);
+#ifdef USE_ASSERT_CHECKING
+	{
+		CfItem		full = run_item(info, run);
+
+		Assert(full.len == item.len && memcmp(full.data, item.data, item.len) == 0);
+	}
+#endif
+	return item;
+}
+
+/* Equal bytes that end a fragment of an in-place overwrite: more than a fragment's header. */
+#define CF_FRAGMENT_GAP 8
+
+/* The first position at or after i, below len, where a and b differ; len if none. */
+static Size
+first_difference(const char *a, const char *b, Size i, Size len)
+{
+	while (i + sizeof(uint64) <= len)
+	{
+		uint64		x,
+					y;
+
+		memcpy(&x, a + i, sizeof(x));
+		memcpy(&y, b + i, sizeof(y));
+		if (x != y)
+			break;
+		i += sizeof(uint64);
+	}
+	while (i < len && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/*
+ * Overwrite the bytes of an item in place and WAL-log exactly those that
+ * change.  The record is a Generic WAL record built by hand, in the format
  * GenericXLogFinish produces (fragments of offset, length, data; see
  * access/transam/generic_xlog.c), so core's generic_redo replays it and no
  * library is needed on a standby; computing the same delta with
  * GenericXLogFinish would compare the whole page for a few changed bytes.
+ * An appended cell changes the run's header (its cell count) and its end:
+ * two fragments, not the run from its header on.
  */
 static void
 overwrite_in_place(Relation rel, Buffer buf, OffsetNumber off, char *img, Size len)
@@ -970,19 +1022,44 @@ overwrite_in_place(Relation rel, Buffer buf, OffsetNumber off, char *img, Size l
 	Page		page = BufferGetPage(buf);
 	ItemId		iid = PageGetItemId(page, off);
 	char	   *item = PageGetItem(page, iid);
-	Size		first = 0;
-	OffsetNumber frag[2];
+	OffsetNumber itemoff = (OffsetNumber) (item - (char *) page);
+	char	   *delta = palloc(len + (len / CF_FRAGMENT_GAP + 1) * 2 * sizeof(OffsetNumber));
+	Size		dlen = 0;
+	Size		i = first_difference(item, img, 0, len);
 
 	Assert(len <= ItemIdGetLength(iid));
-	while (first < len && item[first] == img[first])
-		first++;
-	if (first == len)
+	if (i == len)
+	{
+		pfree(delta);
 		return;
-	frag[0] = (OffsetNumber) ((item - (char *) page) + first);
-	frag[1] = (OffsetNumber) (len - first);
+	}
+	/* the changed ranges, runs of fewer than CF_FRAGMENT_GAP equal bytes included */
+	while (i < len)
+	{
+		Size		start = i;
+		Size		end = i + 1;
+		OffsetNumber frag[2];
+
+		for (;;)
+		{
+			Size		next = first_difference(item, img, end, len);
+
+			if (next == len || next - end >= CF_FRAGMENT_GAP)
+			{
+				i = next;
+				break;
+			}
+			end = next + 1;
+		}
+		frag[0] = (OffsetNumber) (itemoff + start);
+		frag[1] = (OffsetNumber) (end - start);
+		memcpy(delta + dlen, frag, sizeof(frag));
+		memcpy(delta + dlen + sizeof(frag), img + start, end - start);
+		dlen += sizeof(frag) + end - start;
+	}
 
 	START_CRIT_SECTION();
-	memcpy(item + first, img + first, len - first);
+	memcpy(item, img, len);
 	MarkBufferDirty(buf);
 	if (RelationNeedsWAL(rel))
 	{
@@ -990,12 +1067,12 @@ overwrite_in_place(Relation rel, Buffer buf, OffsetNumber off, char *img, Size l
 
 		XLogBeginInsert();
 		XLogRegisterBuffer(0, buf, REGBUF_STANDARD);
-		XLogRegisterBufData(0, (char *) frag, sizeof(frag));
-		XLogRegisterBufData(0, img + first, len - first);
+		XLogRegisterBufData(0, delta, dlen);
 		recptr = XLogInsert(RM_GENERIC_ID, 0);
 		PageSetLSN(page, recptr);
 	}
 	END_CRIT_SECTION();
+	pfree(delta);
 }
 
 /*
@@ -1180,7 +1257,7 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 		if (target < max)
 			tail = !run_holds(rel, PageGetItem(page, PageGetItemId(page, target + 1)), &key);
 		run_insert_cell(&run, &cellrun->cells[0], j);
-		img = run_item(info, &run);
+		img = run_item_inserted(info, &run, j, PageGetItem(page, iid));
 		nnew = 1;
 		if (img.len <= cap)
 		{

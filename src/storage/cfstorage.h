@@ -221,6 +221,8 @@ extern void cfPageInit(Page page, uint16 level, uint16 flags);
 extern void cfMetaPageInit(Page page, int32 cf_id, BlockNumber root);
 extern Size cfRunEncodedSize(const CfRun *run);
 extern void cfRunEncode(const CfRun *run, char *dst);
+extern Size cfRunAppendedSize(const CfRun *run, Size used);
+extern void cfRunEncodeAppended(const CfRun *run, const char *src, Size used, char *dst);
 extern void cfRunDecode(Relation rel, const char *src, Size len, CfRun *run, MemoryContext cxt);
 extern void cfRunFirstKey(Relation rel, const char *src, CfKey *key);
 extern int	cfRunCompare(Relation rel, const CfOrder *order, const char *src, const CfKey *pos);
