@@ -387,14 +387,22 @@ page_capacity(Size hikey_len)
 	return sz;
 }
 
-/* Write a page from scratch: opaque fields as given, an optional high key, then items. */
+/*
+ * Write a page from scratch: opaque fields as given, an optional high key,
+ * then items.  The page keeps its LSN: page is the Generic WAL image of a
+ * page being rebuilt, and GenericXLogFinish installs the image before
+ * XLogInsert looks at the page's LSN, so an LSN cleared here would make
+ * every rebuild log a full page image instead of its changes.
+ */
 void
 cfBuildPage(Page page, const CfPageOpaqueData *opaque, const char *hikey, Size hikey_len,
 		   const CfItem *items, int n)
 {
 	CfPageOpaque op;
+	XLogRecPtr	lsn = PageGetLSN(page);
 
 	cfPageInit(page, opaque->level, opaque->flags);
+	PageSetLSN(page, lsn);
 	op = CfPageGetOpaque(page);
 	op->left = opaque->left;
 	op->right = opaque->right;
