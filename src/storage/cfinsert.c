@@ -1083,6 +1083,51 @@ overwrite_in_place(Relation rel, Buffer buf, OffsetNumber off, char *img, Size l
 	pfree(delta);
 }
 
+/* The most byte ranges changed_ranges makes. */
+#define CF_MAX_RANGES 32
+
+/*
+ * The parts of nregions byte ranges [start, end) of page where copy differs
+ * from it, into out as pairs (runs of fewer than CF_FRAGMENT_GAP equal bytes
+ * included); their number, or -1 if there are more than CF_MAX_RANGES.
+ */
+static int
+changed_ranges(Page page, Page copy, const uint16 *regions, int nregions, uint16 *out)
+{
+	int			n = 0;
+
+	for (int r = 0; r < nregions; r++)
+	{
+		Size		end = regions[2 * r + 1];
+		Size		i = regions[2 * r] < end
+			? first_difference((char *) page, (char *) copy, regions[2 * r], end) : end;
+
+		while (i < end)
+		{
+			Size		start = i;
+			Size		last = i + 1;
+
+			for (;;)
+			{
+				Size		next = first_difference((char *) page, (char *) copy, last, end);
+
+				if (next == end || next - last >= CF_FRAGMENT_GAP)
+				{
+					i = next;
+					break;
+				}
+				last = next + 1;
+			}
+			if (n == CF_MAX_RANGES)
+				return -1;
+			out[2 * n] = (uint16) start;
+			out[2 * n + 1] = (uint16) last;
+			n++;
+		}
+	}
+	return n;
+}
+
 /*
  * Install the byte ranges [start, end) of a modified copy of the page in
  * buf, WAL-logging exactly them as one hand-built Generic WAL record (see
@@ -1332,7 +1377,7 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 			Page		gpage = copy.data;
 			PageHeader	ph = (PageHeader) gpage;
 			OffsetNumber at = target;
-			uint16		ranges[8];
+			uint16		ranges[10];
 			uint16		old_upper = ((PageHeader) page)->pd_upper;
 
 			memcpy(gpage, page, BLCKSZ);
@@ -1359,7 +1404,12 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 			else if (PageAddItem(gpage, (Item) newitems[0].data, newitems[0].len, at, false, false) != at)
 				elog(ERROR, "cfstore: could not add run item");
 
-			/* page header; line pointers from the first that changed; new images; opaque */
+			/*
+			 * What may have changed: the page header; line pointers from the
+			 * first that changed; the new images (over the zeroed hole, so
+			 * their room to grow is not logged); the opaque data; a run
+			 * rewritten in place.  Only the bytes that differ are logged.
+			 */
 			ranges[0] = 0;
 			ranges[1] = SizeOfPageHeaderData;
 			ranges[2] = (char *) PageGetItemId(gpage, target) - (char *) gpage;
@@ -1370,17 +1420,22 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 			ranges[7] = BLCKSZ;
 			if (same && first_inplace)
 			{
-				/* the rewritten run lies elsewhere: log the whole item too */
 				ItemId		iid = PageGetItemId(gpage, target);
-				uint16		more[10];
 
-				memcpy(more, ranges, sizeof(ranges));
-				more[8] = ItemIdGetOffset(iid);
-				more[9] = ItemIdGetOffset(iid) + newitems[0].len;
-				install_ranges(rel, buf, gpage, more, 5);
+				ranges[8] = ItemIdGetOffset(iid);
+				ranges[9] = ItemIdGetOffset(iid) + newitems[0].len;
 			}
 			else
-				install_ranges(rel, buf, gpage, ranges, 4);
+				ranges[8] = ranges[9] = 0;
+			{
+				uint16		changed[2 * CF_MAX_RANGES];
+				int			nchanged = changed_ranges(page, gpage, ranges, 5, changed);
+
+				if (nchanged >= 0)
+					install_ranges(rel, buf, gpage, changed, nchanged);
+				else
+					install_ranges(rel, buf, gpage, ranges, 5);
+			}
 		}
 		else
 		{
