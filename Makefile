@@ -31,7 +31,8 @@ OBJS = \
 	src/api/cfget.o \
 	src/api/cfmultiget.o \
 	src/api/cfrange.o \
-	src/api/cfindexed.o
+	src/api/cfindexed.o \
+	src/api/cfscan.o
 
 # The install script is assembled from one file per subsystem, in order.
 SQL_PARTS = \

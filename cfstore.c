@@ -15,6 +15,7 @@
 
 #include "fmgr.h"
 
+#include "api/cfscan.h"
 #include "catalog/cfcatalog.h"
 #include "storage/cfstorage.h"
 
@@ -28,4 +29,5 @@ _PG_init(void)
 {
 	cfCatalogInit();
 	cfHooksInit();
+	cfSliceScanInit();
 }

@@ -16,6 +16,7 @@
 #include "access/table.h"
 #include "funcapi.h"
 #include "lib/stringinfo.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
@@ -64,6 +65,7 @@ typedef struct CfCall
 	Oid			relid;
 	StringInfoData key;			/* the last row key rendered, and its bytes */
 	StringInfoData keybytes;
+	const CfType *keytype;		/* the type key was rendered as; NULL: none */
 	StringInfoData sc;
 	StringInfoData colname;
 	StringInfoData value;
@@ -168,6 +170,8 @@ cfTargetOpen(CfTarget *t, FunctionCallInfo fcinfo, AclMode mode)
 		call->relid = relid;
 		call->cf = t->cf;
 	}
+	/* a call renders its row key afresh (the definition may be new) */
+	call->keytype = NULL;
 	t->lockmode = mode == ACL_SELECT ? AccessShareLock : RowExclusiveLock;
 	t->rel = table_open(relid, t->lockmode);
 	/*
@@ -213,9 +217,6 @@ cfArgBound(FunctionCallInfo fcinfo, int argno, const CfType *type, const char *s
 	return b;
 }
 
-/* The columns of cfstore.cell: key, super_column, column_name, value, writetime, ttl. */
-#define CF_CELL_NATTS 6
-
 /* A text datum of a C string, built in buf (valid until buf is used again). */
 static Datum
 text_in_buf(StringInfo buf, const char *s)
@@ -231,24 +232,122 @@ text_in_buf(StringInfo buf, const char *s)
 }
 
 /*
+ * A UTF8Type value as text: in a UTF-8 database the text is the value's
+ * own bytes, so a value that is a plain varlena (as slices return them)
+ * serves as its text datum once validated, as pg_any_to_server validates
+ * it; NULL when it must be converted or copied.
+ */
+static text *
+utf8_value_as_text(const bytea *value)
+{
+	if (VARATT_IS_EXTENDED(value) || GetDatabaseEncoding() != PG_UTF8)
+		return NULL;
+	(void) pg_verify_mbstr(PG_UTF8, VARDATA(value), VARSIZE(value) - VARHDRSZ, false);
+	return (text *) value;
+}
+
+/*
+ * Render one cell as the columns of cfstore.cell that columns names (bit
+ * n for column n, counting from 0) into values and nulls, indexed by
+ * column.  The text forms are built in the call site's buffers, or are the
+ * cell's own bytes (a UTF-8 value), and stay valid until the next cell is
+ * rendered or the cell's bytes go; the row key, the same for every cell of
+ * a slice, is rendered once per call.
+ */
+void
+cfRenderCell(FunctionCallInfo fcinfo, const CfColumnFamily *cf, const CfOutCell *c, uint32 columns,
+			 Datum *values, bool *nulls)
+{
+	CfCall	   *call = call_state(fcinfo);
+	const CfType *namecmp = cf->is_super ? cf->subcomparator : cf->comparator;
+	MemoryContext old;
+
+	call_buffers(fcinfo, call);
+	/* what the last cell's rendering allocated (rare types) can go */
+	MemoryContextReset(call->rowcxt);
+	old = MemoryContextSwitchTo(call->rowcxt);
+	if (columns & CF_CELL_KEY)
+	{
+		int			keylen = VARSIZE_ANY_EXHDR(c->key);
+
+		if (call->keytype != cf->key_validator || keylen != call->keybytes.len ||
+			memcmp(VARDATA_ANY(c->key), call->keybytes.data, keylen) != 0)
+		{
+			call->keytype = NULL;
+			(void) cfTypeToText(cf->key_validator, (const uint8 *) VARDATA_ANY(c->key), keylen, &call->key);
+			resetStringInfo(&call->keybytes);
+			appendBinaryStringInfo(&call->keybytes, VARDATA_ANY(c->key), keylen);
+			call->keytype = cf->key_validator;
+		}
+		values[0] = PointerGetDatum(call->key.data);
+		nulls[0] = false;
+	}
+	if (columns & CF_CELL_SUPER_COLUMN)
+	{
+		nulls[1] = c->sc == NULL;
+		values[1] = c->sc == NULL ? (Datum) 0
+			: PointerGetDatum(cfTypeToText(cf->comparator, (const uint8 *) VARDATA_ANY(c->sc),
+										   VARSIZE_ANY_EXHDR(c->sc), &call->sc));
+	}
+	if (columns & CF_CELL_COLUMN_NAME)
+	{
+		values[2] = PointerGetDatum(cfTypeToText(namecmp, (const uint8 *) VARDATA_ANY(c->name),
+												 VARSIZE_ANY_EXHDR(c->name), &call->colname));
+		nulls[2] = false;
+	}
+	if (columns & (CF_CELL_VALUE | CF_CELL_WRITETIME))
+	{
+		if (c->is_counter)
+		{
+			char		num[32];
+
+			snprintf(num, sizeof(num), INT64_FORMAT, (int64) cfReadBe64((const uint8 *) VARDATA(c->value)));
+			values[3] = text_in_buf(&call->value, num);
+			nulls[3] = false;
+			values[4] = (Datum) 0;
+			nulls[4] = true;
+		}
+		else
+		{
+			if (columns & CF_CELL_VALUE)
+			{
+				const CfType *validator = cf->ncolumns == 0 ? cf->default_validator
+					: cfCatalogValueValidator(cf, (const uint8 *) VARDATA(c->name), VARSIZE(c->name) - VARHDRSZ);
+				text	   *t = NULL;
+
+				if (validator->kind == CF_UTF8)
+					t = utf8_value_as_text(c->value);
+				if (t == NULL)
+					t = cfTypeToText(validator, (const uint8 *) VARDATA_ANY(c->value),
+									 VARSIZE_ANY_EXHDR(c->value), &call->value);
+				values[3] = PointerGetDatum(t);
+				nulls[3] = false;
+			}
+			values[4] = Int64GetDatum(c->writetime);
+			nulls[4] = false;
+		}
+	}
+	if (columns & CF_CELL_TTL)
+	{
+		nulls[5] = c->ttl <= 0;
+		values[5] = c->ttl > 0 ? Int32GetDatum(c->ttl) : (Datum) 0;
+	}
+	MemoryContextSwitchTo(old);
+}
+
+/*
  * Return every item of a slice as rows of cfstore.cell (materialized); a
  * multi-row call calls it once per row, adding to the same result.  The
  * text forms are built in the call site's buffers, which the tuplestore
- * copies; the row key, the same for every row of a slice, is rendered once.
+ * copies.
  */
 void
 cfEmitCells(FunctionCallInfo fcinfo, const CfColumnFamily *cf, CfSliceState *slice)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	CfCall	   *call = call_state(fcinfo);
-	MemoryContext rowcxt;
-	const CfType *namecmp = cf->is_super ? cf->subcomparator : cf->comparator;
 	CfOutCell	c;
-	bool		have_key = false;
-	Datum		keytext = (Datum) 0;
 	TupleDesc	desc;
 
-	call_buffers(fcinfo, call);
 	if (rsinfo != NULL && IsA(rsinfo, ReturnSetInfo) && rsinfo->setResult != NULL)
 	{
 		/* a later slice of a multi-row call: add to the rows already returned */
@@ -278,55 +377,13 @@ cfEmitCells(FunctionCallInfo fcinfo, const CfColumnFamily *cf, CfSliceState *sli
 	}
 	if (desc->natts != CF_CELL_NATTS)
 		elog(ERROR, "cfstore.cell has %d columns, this build returns %d", desc->natts, CF_CELL_NATTS);
-	rowcxt = call->rowcxt;
 	while (cfSliceNext(slice, &c))
 	{
 		Datum		values[CF_CELL_NATTS];
-		bool		nulls[CF_CELL_NATTS] = {false, false, false, false, false, false};
-		MemoryContext old = MemoryContextSwitchTo(rowcxt);
-		int			keylen = VARSIZE_ANY_EXHDR(c.key);
+		bool		nulls[CF_CELL_NATTS];
 
-		if (!have_key || keylen != call->keybytes.len ||
-			memcmp(VARDATA_ANY(c.key), call->keybytes.data, keylen) != 0)
-		{
-			keytext = PointerGetDatum(cfTypeToText(cf->key_validator, (const uint8 *) VARDATA_ANY(c.key),
-												   keylen, &call->key));
-			resetStringInfo(&call->keybytes);
-			appendBinaryStringInfo(&call->keybytes, VARDATA_ANY(c.key), keylen);
-			have_key = true;
-		}
-		values[0] = keytext;
-		if (c.sc)
-			values[1] = PointerGetDatum(cfTypeToText(cf->comparator, (const uint8 *) VARDATA_ANY(c.sc),
-													 VARSIZE_ANY_EXHDR(c.sc), &call->sc));
-		else
-			nulls[1] = true;
-		values[2] = PointerGetDatum(cfTypeToText(namecmp, (const uint8 *) VARDATA_ANY(c.name),
-												 VARSIZE_ANY_EXHDR(c.name), &call->colname));
-		if (c.is_counter)
-		{
-			char		num[32];
-
-			snprintf(num, sizeof(num), INT64_FORMAT, (int64) cfReadBe64((const uint8 *) VARDATA(c.value)));
-			values[3] = text_in_buf(&call->value, num);
-			nulls[4] = true;
-		}
-		else
-		{
-			const CfType *validator = cf->ncolumns == 0 ? cf->default_validator
-				: cfCatalogValueValidator(cf, (const uint8 *) VARDATA(c.name), VARSIZE(c.name) - VARHDRSZ);
-
-			values[3] = PointerGetDatum(cfTypeToText(validator, (const uint8 *) VARDATA_ANY(c.value),
-													 VARSIZE_ANY_EXHDR(c.value), &call->value));
-			values[4] = Int64GetDatum(c.writetime);
-		}
-		if (c.ttl > 0)
-			values[5] = Int32GetDatum(c.ttl);
-		else
-			nulls[5] = true;
+		cfRenderCell(fcinfo, cf, &c, CF_CELL_ALL_COLUMNS, values, nulls);
 		tuplestore_putvalues(rsinfo->setResult, desc, values, nulls);
-		MemoryContextSwitchTo(old);
-		MemoryContextReset(rowcxt);
 		CHECK_FOR_INTERRUPTS();
 	}
 }

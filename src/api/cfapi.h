@@ -63,4 +63,18 @@ extern int64 cfCountSlice(CfTarget *t, const CfSliceSpec *spec);
 extern void cfForEachRowKey(Relation rel, const bytea *start_key, bool (*fn) (bytea *key, void *arg),
 							void *arg);
 
+/* The columns of cfstore.cell: key, super_column, column_name, value, writetime, ttl. */
+#define CF_CELL_NATTS 6
+#define CF_CELL_KEY				0x01
+#define CF_CELL_SUPER_COLUMN	0x02
+#define CF_CELL_COLUMN_NAME		0x04
+#define CF_CELL_VALUE			0x08
+#define CF_CELL_WRITETIME		0x10
+#define CF_CELL_TTL				0x20
+#define CF_CELL_ALL_COLUMNS		0x3F
+
+extern void cfRenderCell(FunctionCallInfo fcinfo, const CfColumnFamily *cf, const CfOutCell *c,
+						 uint32 columns, Datum *values, bool *nulls);
+extern CfSliceState *cfGetSliceBegin(FunctionCallInfo fcinfo, CfTarget *t, Snapshot snapshot);
+
 #endif							/* CFAPI_H */

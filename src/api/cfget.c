@@ -162,6 +162,26 @@ cfstore_get(PG_FUNCTION_ARGS)
 }
 
 /*
+ * Open the slice that a get_slice call asks for (its arguments in fcinfo:
+ * keyspace, column_family, key, start, finish, reversed, count,
+ * super_column), read as of snapshot.  t receives the column family, open
+ * until cfTargetClose; the caller ends the slice.  Used by the function
+ * and by the scan node that stands in for it (cfscan.c).
+ */
+CfSliceState *
+cfGetSliceBegin(FunctionCallInfo fcinfo, CfTarget *t, Snapshot snapshot)
+{
+	CfSliceSpec spec;
+
+	cfTargetOpen(t, fcinfo, ACL_SELECT);
+	memset(&spec, 0, sizeof(spec));
+	cfSlicePredicate(fcinfo, t->cf, 7, 3, 4, 5, CF_SLICE_ARG_COUNT, &spec);
+	/* the column parent and predicate are validated before the key */
+	spec.key = cfKeyArg(fcinfo, 2, t->cf);
+	return cfSliceBegin(t->rel, &spec, snapshot);
+}
+
+/*
  * get_slice(keyspace, column_family, key, start, finish, reversed, count,
  *			 super_column)
  */
@@ -169,14 +189,11 @@ Datum
 cfstore_get_slice(PG_FUNCTION_ARGS)
 {
 	CfTarget	t;
-	CfSliceSpec spec;
+	CfSliceState *slice = cfGetSliceBegin(fcinfo, &t, GetActiveSnapshot());
 
-	cfTargetOpen(&t, fcinfo, ACL_SELECT);
-	memset(&spec, 0, sizeof(spec));
-	cfSlicePredicate(fcinfo, t.cf, 7, 3, 4, 5, CF_SLICE_ARG_COUNT, &spec);
-	/* the column parent and predicate are validated before the key */
-	spec.key = cfKeyArg(fcinfo, 2, t.cf);
-	run_slice(fcinfo, &t, &spec);
+	cfEmitCells(fcinfo, t.cf, slice);
+	cfSliceEnd(slice);
+	cfTargetClose(&t);
 	return (Datum) 0;
 }
 

@@ -110,11 +110,39 @@ choose_downlink(Relation rel, CfRelInfo *info, Page page, const CfKey *key)
 }
 
 /*
+ * Pin block child of a descent and let go of its parent, locked in parent.
+ * The child's page header and special space, which the descent reads
+ * first, are requested from memory before the parent is released, so that
+ * the two overlap.
+ */
+static Buffer
+descend_to(Relation rel, BlockNumber child, Buffer parent)
+{
+	Buffer		buf = ReadBuffer(rel, child);
+	char	   *page = (char *) BufferGetPage(buf);
+
+	__builtin_prefetch(page);
+	__builtin_prefetch(page + BLCKSZ - sizeof(CfPageOpaqueData));
+	if (BufferIsValid(parent))
+		UnlockReleaseBuffer(parent);
+	return buf;
+}
+
+/*
  * Descend from the root to the leaf page that covers key.  The leaf comes
  * back pinned and locked: exclusively if forupdate, else shared.  If stack
  * is not NULL it receives the internal pages passed (for splits); if lowkey
  * is not NULL it receives the leaf's low key (a copy in lowcxt).  Returns
  * InvalidBuffer if the relation has no pages yet.
+ *
+ * When the backend holds a current image of the root page (CfRelInfo's
+ * rootcopy, see read_descend in cfslice.c for why any image of an internal
+ * page is a sound start), the descent starts from it, and a descent that
+ * reads the root page takes the image.  The stack then names the root the
+ * image was taken from, which is what a descent that read the root just
+ * before it split would name: a split of the level below moves right from
+ * it to the parent that covers the separator, and a split of that page
+ * finds it is no longer the root (insert_downlink).
  */
 Buffer
 cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
@@ -124,44 +152,85 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 	Page		page;
 	CfPageOpaque op;
 	bool		refreshed = false;
+	bool		below_image = false;
 
 	if (stack)
 		*stack = NULL;
 	if (lowkey)
 		*lowkey = cf_minus_infinity;
 
-	for (;;)
+	if (info->root != InvalidBlockNumber && info->root_level > 0 &&
+		info->rootcopy_blkno == info->root && !info->rootcopy_stale)
 	{
-		if (info->root == InvalidBlockNumber)
+		Page		image = (Page) info->rootcopy.data;
+		OffsetNumber off = choose_downlink(rel, info, image, key);
+		CfIndexTuple itup = (CfIndexTuple) PageGetItem(image, PageGetItemId(image, off));
+
+		if (lowkey && off != CfPageFirstData(CfPageGetOpaque(image)))
 		{
-			if (RelationGetNumberOfBlocks(rel) == 0)
-				return InvalidBuffer;
+			CfKey		sep;
+
+			cfIndexTupleKey(rel, itup, &sep);
+			cfKeyCopy(&sep, lowkey, lowcxt);
+		}
+		if (stack)
+		{
+			CfStack    *s = palloc(sizeof(CfStack));
+
+			s->blkno = info->rootcopy_blkno;
+			s->parent = NULL;
+			*stack = s;
+		}
+		buf = descend_to(rel, itup->child, InvalidBuffer);
+		LockBuffer(buf, (CfPageGetOpaque(image)->level == 1 && forupdate) ? BUFFER_LOCK_EXCLUSIVE
+				   : BUFFER_LOCK_SHARE);
+		below_image = true;
+	}
+	else
+	{
+		for (;;)
+		{
+			if (info->root == InvalidBlockNumber)
+			{
+				if (RelationGetNumberOfBlocks(rel) == 0)
+					return InvalidBuffer;
+				cfRelInfoRefreshRoot(rel, info);
+				refreshed = true;
+			}
+			buf = ReadBuffer(rel, info->root);
+			LockBuffer(buf, (info->root_level == 0 && forupdate) ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
+			page = BufferGetPage(buf);
+			op = CfPageGetOpaque(page);
+			if ((op->flags & CF_PAGE_ROOT) && op->level == info->root_level)
+			{
+				/* the next descents start from an image of it */
+				if (op->level > 0)
+				{
+					memcpy(info->rootcopy.data, page, BLCKSZ);
+					info->rootcopy_blkno = info->root;
+					info->rootcopy_stale = false;
+				}
+				break;
+			}
+			/* the root moved (a root split): the cached metapage is stale */
+			if (refreshed)
+			{
+				/*
+				 * Still not a root: a crash interrupted a root split.  Any
+				 * page is a valid starting point thanks to the right-links;
+				 * go on from this one unless the lock mode is wrong for its
+				 * level.
+				 */
+				if ((op->level == 0) == (info->root_level == 0))
+					break;
+				info->root_level = op->level;
+				UnlockReleaseBuffer(buf);
+				continue;
+			}
+			UnlockReleaseBuffer(buf);
 			cfRelInfoRefreshRoot(rel, info);
 			refreshed = true;
 		}
-		buf = ReadBuffer(rel, info->root);
-		LockBuffer(buf, (info->root_level == 0 && forupdate) ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		op = CfPageGetOpaque(page);
-		if ((op->flags & CF_PAGE_ROOT) && op->level == info->root_level)
-			break;
-		/* the root moved (a root split): the cached metapage is stale */
-		if (refreshed)
-		{
-			/*
-			 * Still not a root: a crash interrupted a root split.  Any page
-			 * is a valid starting point thanks to the right-links; go on
-			 * from this one unless the lock mode is wrong for its level.
-			 */
-			if ((op->level == 0) == (info->root_level == 0))
-				break;
-			info->root_level = op->level;
-			UnlockReleaseBuffer(buf);
-			continue;
-		}
-		UnlockReleaseBuffer(buf);
-		cfRelInfoRefreshRoot(rel, info);
-		refreshed = true;
 	}
 
 	for (;;)
@@ -177,6 +246,9 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 			op = CfPageGetOpaque(page);
 			if (!beyond_high_key(rel, info, page, key))
 				break;
+			/* the image lacks a downlink: take it again next time */
+			if (below_image)
+				info->rootcopy_stale = true;
 			if (lowkey)
 			{
 				CfKey		hk;
@@ -191,6 +263,7 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 		}
 		if (op->level == 0)
 			return buf;
+		below_image = false;
 
 		off = choose_downlink(rel, info, page, key);
 		itup = (CfIndexTuple) PageGetItem(page, PageGetItemId(page, off));
@@ -213,8 +286,7 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 		{
 			bool		leaf_next = (op->level == 1);
 
-			UnlockReleaseBuffer(buf);
-			buf = ReadBuffer(rel, child);
+			buf = descend_to(rel, child, buf);
 			LockBuffer(buf, (leaf_next && forupdate) ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
 		}
 	}
@@ -315,14 +387,22 @@ page_capacity(Size hikey_len)
 	return sz;
 }
 
-/* Write a page from scratch: opaque fields as given, an optional high key, then items. */
+/*
+ * Write a page from scratch: opaque fields as given, an optional high key,
+ * then items.  The page keeps its LSN: page is the Generic WAL image of a
+ * page being rebuilt, and GenericXLogFinish installs the image before
+ * XLogInsert looks at the page's LSN, so an LSN cleared here would make
+ * every rebuild log a full page image instead of its changes.
+ */
 void
 cfBuildPage(Page page, const CfPageOpaqueData *opaque, const char *hikey, Size hikey_len,
 		   const CfItem *items, int n)
 {
 	CfPageOpaque op;
+	XLogRecPtr	lsn = PageGetLSN(page);
 
 	cfPageInit(page, opaque->level, opaque->flags);
+	PageSetLSN(page, lsn);
 	op = CfPageGetOpaque(page);
 	op->left = opaque->left;
 	op->right = opaque->right;
@@ -885,12 +965,64 @@ run_item(CfRelInfo *info, CfRun *run)
 }
 
 /*
- * Overwrite the bytes of an item in place and WAL-log exactly them.  The
- * record is a Generic WAL record built by hand, in the format
+ * The item of a decoded run into which cell j was just inserted, its old
+ * item at src: a cell appended after the others (what an interleaved load
+ * of rising names always does) is encoded alone after the old item's
+ * bytes (cfRunEncodeAppended), anything else re-encodes the run.
+ */
+static CfItem
+run_item_inserted(CfRelInfo *info, CfRun *run, int j, const char *src)
+{
+	CfItem		item;
+
+	if (j == 0 || j != run->ncells - 1 ||
+		run->timeuuid_names != (info->order.namecmp->kind == CF_TIMEUUID))
+		return run_item(info, run);
+	item.len = cfRunAppendedSize(run, run->used);
+	item.data = palloc(item.len);
+	cfRunEncodeAppended(run, src, run->used, item.data);
+#ifdef USE_ASSERT_CHECKING
+	{
+		CfItem		full = run_item(info, run);
+
+		Assert(full.len == item.len && memcmp(full.data, item.data, item.len) == 0);
+	}
+#endif
+	return item;
+}
+
+/* Equal bytes that end a fragment of an in-place overwrite: more than a fragment's header. */
+#define CF_FRAGMENT_GAP 8
+
+/* The first position at or after i, below len, where a and b differ; len if none. */
+static Size
+first_difference(const char *a, const char *b, Size i, Size len)
+{
+	while (i + sizeof(uint64) <= len)
+	{
+		uint64		x,
+					y;
+
+		memcpy(&x, a + i, sizeof(x));
+		memcpy(&y, b + i, sizeof(y));
+		if (x != y)
+			break;
+		i += sizeof(uint64);
+	}
+	while (i < len && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/*
+ * Overwrite the bytes of an item in place and WAL-log exactly those that
+ * change.  The record is a Generic WAL record built by hand, in the format
  * GenericXLogFinish produces (fragments of offset, length, data; see
  * access/transam/generic_xlog.c), so core's generic_redo replays it and no
  * library is needed on a standby; computing the same delta with
  * GenericXLogFinish would compare the whole page for a few changed bytes.
+ * An appended cell changes the run's header (its cell count) and its end:
+ * two fragments, not the run from its header on.
  */
 static void
 overwrite_in_place(Relation rel, Buffer buf, OffsetNumber off, char *img, Size len)
@@ -898,19 +1030,44 @@ overwrite_in_place(Relation rel, Buffer buf, OffsetNumber off, char *img, Size l
 	Page		page = BufferGetPage(buf);
 	ItemId		iid = PageGetItemId(page, off);
 	char	   *item = PageGetItem(page, iid);
-	Size		first = 0;
-	OffsetNumber frag[2];
+	OffsetNumber itemoff = (OffsetNumber) (item - (char *) page);
+	char	   *delta = palloc(len + (len / CF_FRAGMENT_GAP + 1) * 2 * sizeof(OffsetNumber));
+	Size		dlen = 0;
+	Size		i = first_difference(item, img, 0, len);
 
 	Assert(len <= ItemIdGetLength(iid));
-	while (first < len && item[first] == img[first])
-		first++;
-	if (first == len)
+	if (i == len)
+	{
+		pfree(delta);
 		return;
-	frag[0] = (OffsetNumber) ((item - (char *) page) + first);
-	frag[1] = (OffsetNumber) (len - first);
+	}
+	/* the changed ranges, runs of fewer than CF_FRAGMENT_GAP equal bytes included */
+	while (i < len)
+	{
+		Size		start = i;
+		Size		end = i + 1;
+		OffsetNumber frag[2];
+
+		for (;;)
+		{
+			Size		next = first_difference(item, img, end, len);
+
+			if (next == len || next - end >= CF_FRAGMENT_GAP)
+			{
+				i = next;
+				break;
+			}
+			end = next + 1;
+		}
+		frag[0] = (OffsetNumber) (itemoff + start);
+		frag[1] = (OffsetNumber) (end - start);
+		memcpy(delta + dlen, frag, sizeof(frag));
+		memcpy(delta + dlen + sizeof(frag), img + start, end - start);
+		dlen += sizeof(frag) + end - start;
+	}
 
 	START_CRIT_SECTION();
-	memcpy(item + first, img + first, len - first);
+	memcpy(item, img, len);
 	MarkBufferDirty(buf);
 	if (RelationNeedsWAL(rel))
 	{
@@ -918,12 +1075,57 @@ overwrite_in_place(Relation rel, Buffer buf, OffsetNumber off, char *img, Size l
 
 		XLogBeginInsert();
 		XLogRegisterBuffer(0, buf, REGBUF_STANDARD);
-		XLogRegisterBufData(0, (char *) frag, sizeof(frag));
-		XLogRegisterBufData(0, img + first, len - first);
+		XLogRegisterBufData(0, delta, dlen);
 		recptr = XLogInsert(RM_GENERIC_ID, 0);
 		PageSetLSN(page, recptr);
 	}
 	END_CRIT_SECTION();
+	pfree(delta);
+}
+
+/* The most byte ranges changed_ranges makes. */
+#define CF_MAX_RANGES 32
+
+/*
+ * The parts of nregions byte ranges [start, end) of page where copy differs
+ * from it, into out as pairs (runs of fewer than CF_FRAGMENT_GAP equal bytes
+ * included); their number, or -1 if there are more than CF_MAX_RANGES.
+ */
+static int
+changed_ranges(Page page, Page copy, const uint16 *regions, int nregions, uint16 *out)
+{
+	int			n = 0;
+
+	for (int r = 0; r < nregions; r++)
+	{
+		Size		end = regions[2 * r + 1];
+		Size		i = regions[2 * r] < end
+			? first_difference((char *) page, (char *) copy, regions[2 * r], end) : end;
+
+		while (i < end)
+		{
+			Size		start = i;
+			Size		last = i + 1;
+
+			for (;;)
+			{
+				Size		next = first_difference((char *) page, (char *) copy, last, end);
+
+				if (next == end || next - last >= CF_FRAGMENT_GAP)
+				{
+					i = next;
+					break;
+				}
+				last = next + 1;
+			}
+			if (n == CF_MAX_RANGES)
+				return -1;
+			out[2 * n] = (uint16) start;
+			out[2 * n + 1] = (uint16) last;
+			n++;
+		}
+	}
+	return n;
 }
 
 /*
@@ -996,6 +1198,27 @@ grown_capacity(Size len)
 }
 
 /*
+ * Whether the run item at src holds cells of key's row and super column.
+ * Short parts are compared as stored, in the run's header; long ones as
+ * they read.
+ */
+static bool
+run_holds(Relation rel, const char *src, const CfKey *key)
+{
+	CfRunHeader hdr;
+	CfKey		fk;
+
+	memcpy(&hdr, src, sizeof(hdr));
+	if (!(hdr.flags & (CF_RUN_LONG_KEY | CF_RUN_LONG_SC)))
+		return hdr.keylen == key->keylen && hdr.sclen == key->sclen &&
+			memcmp(src + sizeof(hdr), key->key, key->keylen) == 0 &&
+			(key->sclen == 0 || memcmp(src + sizeof(hdr) + hdr.keylen, key->sc, key->sclen) == 0);
+	cfRunFirstKey(rel, src, &fk);
+	return fk.keylen == key->keylen && memcmp(fk.key, key->key, key->keylen) == 0 &&
+		fk.sclen == key->sclen && (key->sclen == 0 || memcmp(fk.sc, key->sc, key->sclen) == 0);
+}
+
+/*
  * Insert one cell version.  cellrun is a run of one cell carrying its row
  * key and super column.  The caller has validated sizes and values.
  */
@@ -1048,10 +1271,8 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 		while (lo < hi)
 		{
 			OffsetNumber mid = lo + (hi - lo) / 2;
-			CfKey		fk;
 
-			cfRunFirstKey(rel, PageGetItem(page, PageGetItemId(page, mid)), &fk);
-			if (cfKeyCompare(&info->order, &fk, &key) <= 0)
+			if (cfRunCompare(rel, &info->order, PageGetItem(page, PageGetItemId(page, mid)), &key) <= 0)
 				lo = mid + 1;
 			else
 				hi = mid;
@@ -1064,13 +1285,10 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 	for (int pass = 0; pass < 2 && !same; pass++)
 	{
 		OffsetNumber off = pass == 0 ? target : (target == InvalidOffsetNumber ? first : target + 1);
-		CfKey		fk;
 
 		if (off == InvalidOffsetNumber || off > max)
 			continue;
-		cfRunFirstKey(rel, PageGetItem(page, PageGetItemId(page, off)), &fk);
-		if (fk.keylen == key.keylen && memcmp(fk.key, key.key, key.keylen) == 0 &&
-			fk.sclen == key.sclen && (key.sclen == 0 || memcmp(fk.sc, key.sc, key.sclen) == 0))
+		if (run_holds(rel, PageGetItem(page, PageGetItemId(page, off)), &key))
 		{
 			ItemId		iid = PageGetItemId(page, off);
 
@@ -1090,15 +1308,9 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 
 		/* is this the last run of its row (and super column) here? it grows */
 		if (target < max)
-		{
-			CfKey		nk;
-
-			cfRunFirstKey(rel, PageGetItem(page, PageGetItemId(page, target + 1)), &nk);
-			tail = !(nk.keylen == key.keylen && memcmp(nk.key, key.key, key.keylen) == 0 &&
-					 nk.sclen == key.sclen && (key.sclen == 0 || memcmp(nk.sc, key.sc, key.sclen) == 0));
-		}
+			tail = !run_holds(rel, PageGetItem(page, PageGetItemId(page, target + 1)), &key);
 		run_insert_cell(&run, &cellrun->cells[0], j);
-		img = run_item(info, &run);
+		img = run_item_inserted(info, &run, j, PageGetItem(page, iid));
 		nnew = 1;
 		if (img.len <= cap)
 		{
@@ -1165,7 +1377,7 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 			Page		gpage = copy.data;
 			PageHeader	ph = (PageHeader) gpage;
 			OffsetNumber at = target;
-			uint16		ranges[8];
+			uint16		ranges[10];
 			uint16		old_upper = ((PageHeader) page)->pd_upper;
 
 			memcpy(gpage, page, BLCKSZ);
@@ -1192,7 +1404,12 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 			else if (PageAddItem(gpage, (Item) newitems[0].data, newitems[0].len, at, false, false) != at)
 				elog(ERROR, "cfstore: could not add run item");
 
-			/* page header; line pointers from the first that changed; new images; opaque */
+			/*
+			 * What may have changed: the page header; line pointers from the
+			 * first that changed; the new images (over the zeroed hole, so
+			 * their room to grow is not logged); the opaque data; a run
+			 * rewritten in place.  Only the bytes that differ are logged.
+			 */
 			ranges[0] = 0;
 			ranges[1] = SizeOfPageHeaderData;
 			ranges[2] = (char *) PageGetItemId(gpage, target) - (char *) gpage;
@@ -1203,17 +1420,22 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 			ranges[7] = BLCKSZ;
 			if (same && first_inplace)
 			{
-				/* the rewritten run lies elsewhere: log the whole item too */
 				ItemId		iid = PageGetItemId(gpage, target);
-				uint16		more[10];
 
-				memcpy(more, ranges, sizeof(ranges));
-				more[8] = ItemIdGetOffset(iid);
-				more[9] = ItemIdGetOffset(iid) + newitems[0].len;
-				install_ranges(rel, buf, gpage, more, 5);
+				ranges[8] = ItemIdGetOffset(iid);
+				ranges[9] = ItemIdGetOffset(iid) + newitems[0].len;
 			}
 			else
-				install_ranges(rel, buf, gpage, ranges, 4);
+				ranges[8] = ranges[9] = 0;
+			{
+				uint16		changed[2 * CF_MAX_RANGES];
+				int			nchanged = changed_ranges(page, gpage, ranges, 5, changed);
+
+				if (nchanged >= 0)
+					install_ranges(rel, buf, gpage, changed, nchanged);
+				else
+					install_ranges(rel, buf, gpage, ranges, 5);
+			}
 		}
 		else
 		{

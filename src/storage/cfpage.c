@@ -384,6 +384,46 @@ cfRunEncodedSize(const CfRun *run)
 	return sz;
 }
 
+/* Encode cell i of run at p, after cell i-1 (see cell_size); returns the bytes written. */
+static Size
+encode_cell(uint8 *p, const CfRun *run, int i, CfNameCursor *nc, TransactionId *prevxid)
+{
+	uint8	   *start = p;
+	const CfCell *c = &run->cells[i];
+	int			prefix,
+				suffix,
+				len,
+				mid;
+	const uint8 *name = name_next(nc, run, i, &len, &prefix, &suffix);
+	int64		prevwt = i > 0 ? run->cells[i - 1].writetime : run_basewt(run);
+
+	Assert(!CfPartIsLong(c->namelen) == !c->nameref);
+	mid = len - prefix - suffix;
+	*p++ = (c->flags & ~CF_CELL_LONG_NAME) | (c->nameref ? CF_CELL_LONG_NAME : 0);
+	p += cfVarintPut(p, prefix);
+	p += cfVarintPut(p, suffix);
+	p += cfVarintPut(p, mid);
+	memcpy(p, name + prefix, mid);
+	p += mid;
+	p += cfVarintPut(p, zigzag(c->writetime - prevwt));
+	if (c->flags & CF_CELL_EXPIRING)
+	{
+		p += cfVarintPut(p, (uint64) c->ttl);
+		memcpy(p, &c->expires_at, 4);
+		p += 4;
+	}
+	if (!(c->flags & CF_CELL_FROZEN))
+	{
+		p += cfVarintPut(p, zigzag((int32) (c->xmin - *prevxid)));
+		p += cfVarintPut(p, c->cmin);
+		*prevxid = c->xmin;
+	}
+	p += cfVarintPut(p, c->valuelen);
+	memcpy(p, c->value, c->valuelen);
+	p += c->valuelen;
+	return p - start;
+}
+
 /* Encode a run into dst (cfRunEncodedSize bytes). */
 void
 cfRunEncode(const CfRun *run, char *dst)
@@ -415,40 +455,69 @@ cfRunEncode(const CfRun *run, char *dst)
 
 	memset(&nc, 0, sizeof(nc));
 	for (int i = 0; i < run->ncells; i++)
-	{
-		const CfCell *c = &run->cells[i];
-		int			prefix,
-					suffix,
-					len,
-					mid;
-		const uint8 *name = name_next(&nc, run, i, &len, &prefix, &suffix);
-		int64		prevwt = i > 0 ? run->cells[i - 1].writetime : hdr.basewt;
+		p += encode_cell(p, run, i, &nc, &prevxid);
+}
 
-		Assert(!CfPartIsLong(c->namelen) == !c->nameref);
-		mid = len - prefix - suffix;
-		*p++ = (c->flags & ~CF_CELL_LONG_NAME) | (c->nameref ? CF_CELL_LONG_NAME : 0);
-		p += cfVarintPut(p, prefix);
-		p += cfVarintPut(p, suffix);
-		p += cfVarintPut(p, mid);
-		memcpy(p, name + prefix, mid);
-		p += mid;
-		p += cfVarintPut(p, zigzag(c->writetime - prevwt));
-		if (c->flags & CF_CELL_EXPIRING)
+/*
+ * The encoder's state before cell i of run: the name cursor holding cell
+ * i-1's stored name, and the xmin of the last cell before i that has one.
+ */
+static void
+encoder_before(const CfRun *run, int i, CfNameCursor *nc, TransactionId *prevxid)
+{
+	memset(nc, 0, sizeof(*nc));
+	*prevxid = InvalidTransactionId;
+	for (int k = i - 1; k >= 0; k--)
+	{
+		if (!(run->cells[k].flags & CF_CELL_FROZEN))
 		{
-			p += cfVarintPut(p, (uint64) c->ttl);
-			memcpy(p, &c->expires_at, 4);
-			p += 4;
+			*prevxid = run->cells[k].xmin;
+			break;
 		}
-		if (!(c->flags & CF_CELL_FROZEN))
-		{
-			p += cfVarintPut(p, zigzag((int32) (c->xmin - prevxid)));
-			p += cfVarintPut(p, c->cmin);
-			prevxid = c->xmin;
-		}
-		p += cfVarintPut(p, c->valuelen);
-		memcpy(p, c->value, c->valuelen);
-		p += c->valuelen;
 	}
+	if (i > 0)
+	{
+		int			len,
+					prefix,
+					suffix;
+
+		(void) name_next(nc, run, i - 1, &len, &prefix, &suffix);
+	}
+}
+
+/*
+ * A run whose last cell was just appended, when the item at src holds the
+ * run without it in its first used bytes (a decoded item's run->used, with
+ * the same header flags): the item's size, and its encoding into dst.  A
+ * cell's encoding depends only on the cell before it and the last xmin, so
+ * the item is the old bytes, the new cell count and the new cell: what
+ * cfRunEncode writes, without encoding the other cells again.
+ */
+Size
+cfRunAppendedSize(const CfRun *run, Size used)
+{
+	CfNameCursor nc;
+	TransactionId prevxid;
+
+	Assert(run->ncells >= 2);
+	encoder_before(run, run->ncells - 1, &nc, &prevxid);
+	return used + cell_size(run, run->ncells - 1, &nc, &prevxid);
+}
+
+void
+cfRunEncodeAppended(const CfRun *run, const char *src, Size used, char *dst)
+{
+	CfRunHeader hdr;
+	CfNameCursor nc;
+	TransactionId prevxid;
+
+	Assert(run->ncells >= 2);
+	memcpy(dst, src, used);
+	memcpy(&hdr, dst, sizeof(hdr));
+	hdr.ncells = (uint16) run->ncells;
+	memcpy(dst, &hdr, sizeof(hdr));
+	encoder_before(run, run->ncells - 1, &nc, &prevxid);
+	encode_cell((uint8 *) dst + used, run, run->ncells - 1, &nc, &prevxid);
 }
 
 /*
@@ -666,6 +735,35 @@ cfRunFirstKey(Relation rel, const char *src, CfKey *key)
 	key->writetime = hdr.basewt;
 	key->nparts = 4;
 	key->bound = 0;
+}
+
+/*
+ * Compare the first key of the run item at src with position pos, as
+ * cfKeyCompare(first key, pos) does.  Runs of other rows are told apart by
+ * their row key alone, without reading the first cell (long parts are
+ * read into the current memory context).
+ */
+int
+cfRunCompare(Relation rel, const CfOrder *order, const char *src, const CfKey *pos)
+{
+	CfRunHeader hdr;
+	CfKey		fk;
+
+	if (pos->nparts == 0)
+		return pos->bound != 0 ? -pos->bound : 1;
+	memcpy(&hdr, src, sizeof(hdr));
+	if (!(hdr.flags & CF_RUN_LONG_KEY))
+	{
+		int			c = cfBytesCompare((const uint8 *) src + sizeof(hdr), hdr.keylen,
+									   pos->key, pos->keylen);
+
+		if (c != 0)
+			return c;
+		if (pos->nparts == 1)
+			return pos->bound != 0 ? -pos->bound : 1;
+	}
+	cfRunFirstKey(rel, src, &fk);
+	return cfKeyCompare(order, &fk, pos);
 }
 
 /* The stored length of a key part: a reference's if the part is long. */

@@ -58,34 +58,6 @@ typedef CfFeed (*CfFeedFn) (void *arg, const CfRun *run, CfCell *cell, Buffer bu
  */
 
 /*
- * Compare the first key of the run item at src with position pos, as
- * cfKeyCompare(first key, pos) does.  Runs of other rows are told apart by
- * their row key alone, without reading the first cell.
- */
-static int
-run_compare(Relation rel, CfRelInfo *info, const char *src, const CfKey *pos)
-{
-	CfRunHeader hdr;
-	CfKey		fk;
-
-	if (pos->nparts == 0)
-		return pos->bound != 0 ? -pos->bound : 1;
-	memcpy(&hdr, src, sizeof(hdr));
-	if (!(hdr.flags & CF_RUN_LONG_KEY))
-	{
-		int			c = cfBytesCompare((const uint8 *) src + sizeof(hdr), hdr.keylen,
-									   pos->key, pos->keylen);
-
-		if (c != 0)
-			return c;
-		if (pos->nparts == 1)
-			return pos->bound != 0 ? -pos->bound : 1;
-	}
-	cfRunFirstKey(rel, src, &fk);
-	return cfKeyCompare(&info->order, &fk, pos);
-}
-
-/*
  * The first data item of the locked page whose run's first key is above
  * pos (forward) or at or above it (backward); max + 1 if there is none.
  */
@@ -103,14 +75,14 @@ page_search(Relation rel, CfRelInfo *info, Page page, const CfKey *pos, bool bac
 	 */
 	if (lo < hi)
 	{
-		c = run_compare(rel, info, PageGetItem(page, PageGetItemId(page, hi - 1)), pos);
+		c = cfRunCompare(rel, &info->order, PageGetItem(page, PageGetItemId(page, hi - 1)), pos);
 		if (backward ? c < 0 : c <= 0)
 			return hi;
 		hi--;
 	}
 	if (lo < hi)
 	{
-		c = run_compare(rel, info, PageGetItem(page, PageGetItemId(page, lo)), pos);
+		c = cfRunCompare(rel, &info->order, PageGetItem(page, PageGetItemId(page, lo)), pos);
 		if (!(backward ? c < 0 : c <= 0))
 			return lo;
 		lo++;
@@ -119,7 +91,7 @@ page_search(Relation rel, CfRelInfo *info, Page page, const CfKey *pos, bool bac
 	{
 		OffsetNumber mid = lo + (hi - lo) / 2;
 
-		c = run_compare(rel, info, PageGetItem(page, PageGetItemId(page, mid)), pos);
+		c = cfRunCompare(rel, &info->order, PageGetItem(page, PageGetItemId(page, mid)), pos);
 		if (backward ? c < 0 : c <= 0)
 			lo = mid + 1;
 		else
@@ -691,6 +663,12 @@ struct CfSliceState
 	bytea	   *outkey;			/* curkey and cursc copied into pagecxt, or NULL */
 	bytea	   *outsc;
 	bool		done;
+
+	/*
+	 * CF_READ_COLUMNS: the stored row key of the last run found to be the
+	 * slice's (it identifies the run on the page being read), or NULL
+	 */
+	const uint8 *fedrun;
 };
 
 #define CF_NO_DELETION PG_INT64_MIN
@@ -1042,8 +1020,18 @@ slice_feed(void *arg, const CfRun *run, CfCell *cell, Buffer buf)
 	CfSliceState *s = (CfSliceState *) arg;
 	const CfType *namecmp = s->info->order.namecmp;
 
-	/* leaving the row? */
-	if (s->mode != CF_READ_SCAN)
+	/* leaving the row (or super column)?  Asked once per run of a page. */
+	if (s->mode == CF_READ_COLUMNS)
+	{
+		if (run->key != s->fedrun)
+		{
+			if (!bytea_eq(s->key, run->key, run->keylen) ||
+				(s->is_super && !bytea_eq(s->sc, run->sc, run->sclen)))
+				return CF_FEED_STOP;
+			s->fedrun = run->key;
+		}
+	}
+	else if (s->mode == CF_READ_SUPERS)
 	{
 		if (!bytea_eq(s->key, run->key, run->keylen))
 			return CF_FEED_STOP;
@@ -1065,9 +1053,6 @@ slice_feed(void *arg, const CfRun *run, CfCell *cell, Buffer buf)
 		s->row_del = CF_NO_DELETION;
 		s->sc_del = CF_NO_DELETION;
 	}
-
-	if (s->mode == CF_READ_COLUMNS && s->is_super && !bytea_eq(s->sc, run->sc, run->sclen))
-		return CF_FEED_STOP;
 
 	if (s->mode == CF_READ_SUPERS || (s->mode == CF_READ_SCAN && s->is_super))
 	{
@@ -1277,7 +1262,7 @@ read_markers(CfSliceState *s, bytea *sc, BlockNumber blkno, BlockNumber left)
 		first = CfPageFirstData(op);
 		if (op->left == InvalidBlockNumber ||
 			(first <= PageGetMaxOffsetNumber(page) &&
-			 run_compare(s->rel, s->info, PageGetItem(page, PageGetItemId(page, first)), &pos) < 0))
+			 cfRunCompare(s->rel, &s->info->order, PageGetItem(page, PageGetItemId(page, first)), &pos) < 0))
 			break;
 		/*
 		 * The landing page's left neighbour, as the descent saw it, with its
@@ -1493,6 +1478,7 @@ cfSliceNext(CfSliceState *s, CfOutCell *out)
 		/* the queue is drained: the next step frees its bytes */
 		s->qhead = s->nqueue = 0;
 		s->outkey = s->outsc = NULL;
+		s->fedrun = NULL;
 		{
 			MemoryContext old = MemoryContextSwitchTo(s->cxt);
 			bool		more = walk_step(&s->walk, slice_feed, s, slice_landing, slice_resolve);

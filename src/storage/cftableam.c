@@ -346,10 +346,9 @@ slot_bytea(TupleTableSlot *slot, int att)
 	return DatumGetByteaPP(slot->tts_values[att]);
 }
 
-/* Insert a row: one cell version (COPY, INSERT, pg_restore). */
+/* Insert a row of the column family cf's relation: one cell version. */
 static void
-cf_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
-				struct BulkInsertStateData *bistate)
+insert_row(Relation rel, const CfColumnFamily *cf, TupleTableSlot *slot, CommandId cid)
 {
 	CfWrite		w;
 	bytea	   *key,
@@ -357,8 +356,6 @@ cf_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 			   *name,
 			   *value;
 
-	(void) options;
-	(void) bistate;
 	slot_getallattrs(slot);
 	key = slot_bytea(slot, 0);
 	sc = slot_bytea(slot, 1);
@@ -366,7 +363,7 @@ cf_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 	value = slot_bytea(slot, 3);
 
 	memset(&w, 0, sizeof(w));
-	w.cf = cfRelationColumnFamily(rel);
+	w.cf = cf;
 	if (key == NULL || name == NULL || value == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_NOT_NULL_VIOLATION),
@@ -398,6 +395,16 @@ cf_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 	row_tid(&slot->tts_tid, 0);
 }
 
+/* Insert a row: one cell version (INSERT, pg_restore). */
+static void
+cf_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
+				struct BulkInsertStateData *bistate)
+{
+	(void) options;
+	(void) bistate;
+	insert_row(rel, cfRelationColumnFamily(rel), slot, cid);
+}
+
 static void
 cf_tuple_insert_speculative(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
 							struct BulkInsertStateData *bistate, uint32 specToken)
@@ -419,13 +426,20 @@ cf_tuple_complete_speculative(Relation rel, TupleTableSlot *slot, uint32 specTok
 	not_supported(rel, "INSERT ... ON CONFLICT", "cfstore.insert() already overwrites by timestamp.");
 }
 
-/* COPY: insert the rows one by one. */
+/* COPY: insert the rows one by one, finding the column family once. */
 static void
 cf_multi_insert(Relation rel, TupleTableSlot **slots, int nslots, CommandId cid, int options,
 				struct BulkInsertStateData *bistate)
 {
+	const CfColumnFamily *cf;
+
+	(void) options;
+	(void) bistate;
+	if (nslots == 0)
+		return;
+	cf = cfRelationColumnFamily(rel);
 	for (int i = 0; i < nslots; i++)
-		cf_tuple_insert(rel, slots[i], cid, options, bistate);
+		insert_row(rel, cf, slots[i], cid);
 }
 
 static TM_Result

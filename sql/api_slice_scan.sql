@@ -1,0 +1,103 @@
+-- The scan node that stands in for get_slice in FROM (src/api/cfscan.c):
+-- where the planner uses it, that it returns what the function returns
+-- (every column, conditions on columns it does not return, LATERAL
+-- parameters, rescans, cursors), and where the function scan stays.
+\set VERBOSITY terse
+
+SELECT cfstore.create_keyspace('ApiScan');
+SELECT cfstore.create_column_family('ApiScan', 'Std', comparator => 'UTF8Type',
+         key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type');
+SELECT cfstore.create_column_family('ApiScan', 'Cnt', comparator => 'UTF8Type',
+         key_validation_class => 'UTF8Type', default_validation_class => 'CounterColumnType');
+SELECT cfstore.create_column_family('ApiScan', 'Sup', column_type => 'Super',
+         comparator => 'UTF8Type', subcomparator => 'UTF8Type', key_validation_class => 'UTF8Type');
+SELECT count(cfstore.insert('ApiScan', 'Std', 'k' || r, 'c' || c, 'v' || r || '.' || c, writetime => c))
+  FROM generate_series(1, 3) r, generate_series(1, 5) c;
+SELECT cfstore.insert('ApiScan', 'Std', 'k1', 'c9', 'expiring', writetime => 9, ttl => 1000);
+SELECT cfstore.add('ApiScan', 'Cnt', 'k1', 'a', 5);
+SELECT cfstore.add('ApiScan', 'Cnt', 'k1', 'b', -2);
+SELECT cfstore.insert('ApiScan', 'Sup', 'k1', 'x', 'v1', super_column => 's1', writetime => 1);
+SELECT cfstore.insert('ApiScan', 'Sup', 'k1', 'y', 'v2', super_column => 's1', writetime => 1);
+SELECT cfstore.insert('ApiScan', 'Sup', 'k1', 'x', 'v3', super_column => 's2', writetime => 1);
+
+-- the plans
+CREATE FUNCTION scan_plan(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE line text;
+BEGIN
+  FOR line IN EXECUTE 'EXPLAIN (COSTS OFF, VERBOSE) ' || q LOOP
+    RETURN NEXT line;
+  END LOOP;
+END $$;
+SELECT scan_plan($q$SELECT * FROM cfstore.get_slice('ApiScan', 'Std', 'k1') s$q$);
+SELECT scan_plan($q$SELECT k, s.column_name FROM (VALUES ('k1'), ('k3')) v(k),
+                    LATERAL cfstore.get_slice('ApiScan', 'Std', v.k, reversed => true, count => 2) s$q$);
+SELECT scan_plan($q$SELECT column_name FROM cfstore.get_slice('ApiScan', 'Std', 'k1') s WHERE value LIKE '%.3'$q$);
+-- a whole-row reference or ORDINALITY keeps the function scan, as does the switch
+SELECT scan_plan($q$SELECT s FROM cfstore.get_slice('ApiScan', 'Std', 'k1') s$q$);
+SELECT scan_plan($q$SELECT n FROM cfstore.get_slice('ApiScan', 'Std', 'k1') WITH ORDINALITY s(a, b, c, d, e, f, n)$q$);
+SET cfstore.enable_slice_scan = off;
+SELECT scan_plan($q$SELECT * FROM cfstore.get_slice('ApiScan', 'Std', 'k1') s$q$);
+RESET cfstore.enable_slice_scan;
+
+-- the rows: every column, each column alone, conditions, counters, super columns
+SELECT * FROM cfstore.get_slice('ApiScan', 'Std', 'k1');
+SELECT ttl, key FROM cfstore.get_slice('ApiScan', 'Std', 'k1', reversed => true, count => 2);
+SELECT writetime FROM cfstore.get_slice('ApiScan', 'Std', 'k2', start => 'c2', finish => 'c3');
+SELECT column_name FROM cfstore.get_slice('ApiScan', 'Std', 'k1') s WHERE value LIKE '%.3';
+SELECT count(*) FROM cfstore.get_slice('ApiScan', 'Std', 'k3');
+SELECT s FROM cfstore.get_slice('ApiScan', 'Std', 'k1', count => 2) s;
+SELECT * FROM cfstore.get_slice('ApiScan', 'Cnt', 'k1');
+SELECT * FROM cfstore.get_slice('ApiScan', 'Sup', 'k1');
+SELECT value, super_column FROM cfstore.get_slice('ApiScan', 'Sup', 'k1', super_column => 's1', reversed => true);
+-- LATERAL: the slice is opened again for every key
+SELECT k, s.column_name, s.value FROM (VALUES ('k1'), ('k3'), ('none'), ('k2')) v(k),
+       LATERAL cfstore.get_slice('ApiScan', 'Std', v.k, reversed => true, count => 2) s;
+SELECT v.k, count(s.column_name) FROM (VALUES ('k1'), ('none')) v(k)
+  LEFT JOIN LATERAL cfstore.get_slice('ApiScan', 'Std', v.k, count => 3) s ON true GROUP BY v.k ORDER BY v.k;
+-- a slice read again without new parameters, and one stopped early
+SELECT count(*) FROM generate_series(1, 3) g, cfstore.get_slice('ApiScan', 'Std', 'k2') s;
+SELECT column_name FROM cfstore.get_slice('ApiScan', 'Std', 'k2') LIMIT 2;
+-- a scrollable cursor
+BEGIN;
+DECLARE c SCROLL CURSOR FOR SELECT column_name FROM cfstore.get_slice('ApiScan', 'Std', 'k2');
+FETCH 2 FROM c;
+FETCH BACKWARD 1 FROM c;
+FETCH ALL FROM c;
+COMMIT;
+-- a cursor read across writes of the same transaction sees the cells as of its start
+BEGIN;
+DECLARE c CURSOR FOR SELECT column_name, value FROM cfstore.get_slice('ApiScan', 'Std', 'k3');
+FETCH 2 FROM c;
+SELECT cfstore.insert('ApiScan', 'Std', 'k3', 'c4', 'rewritten', writetime => 100);
+SELECT cfstore.insert('ApiScan', 'Std', 'k3', 'c45', 'new', writetime => 100);
+FETCH ALL FROM c;
+ROLLBACK;
+
+-- errors are the function's, raised when the scan starts
+SELECT * FROM cfstore.get_slice('ApiScan', 'Nope', 'k1');
+SELECT * FROM cfstore.get_slice('ApiScan', 'Std', 'k1', count => -1);
+SELECT * FROM cfstore.get_slice('ApiScan', 'Std', NULL::text);
+SELECT k, s.column_name FROM (VALUES ('k1'), ('')) v(k),
+       LATERAL cfstore.get_slice('ApiScan', 'Std', v.k, count => 1) s;
+-- the EXECUTE privilege on get_slice is checked as for the function
+CREATE ROLE api_scan_reader;
+GRANT USAGE ON SCHEMA cfstore TO api_scan_reader;
+DO $$ BEGIN EXECUTE format('GRANT SELECT ON %s TO api_scan_reader', cfstore._storage_relation('ApiScan', 'Std')); END $$;
+REVOKE EXECUTE ON FUNCTION cfstore.get_slice(text, text, "any", "any", "any", boolean, integer, "any") FROM PUBLIC;
+SET ROLE api_scan_reader;
+SELECT count(*) FROM cfstore.get_slice('ApiScan', 'Std', 'k1');
+RESET ROLE;
+GRANT EXECUTE ON FUNCTION cfstore.get_slice(text, text, "any", "any", "any", boolean, integer, "any") TO PUBLIC;
+SET ROLE api_scan_reader;
+SELECT count(*) FROM cfstore.get_slice('ApiScan', 'Std', 'k1');
+RESET ROLE;
+DO $$ BEGIN EXECUTE format('REVOKE SELECT ON %s FROM api_scan_reader', cfstore._storage_relation('ApiScan', 'Std')); END $$;
+REVOKE USAGE ON SCHEMA cfstore FROM api_scan_reader;
+DROP ROLE api_scan_reader;
+-- a SECURITY DEFINER wrapper is a different call: the function scan runs it
+ALTER FUNCTION cfstore.get_slice(text, text, "any", "any", "any", boolean, integer, "any") SECURITY DEFINER;
+SELECT scan_plan($q$SELECT * FROM cfstore.get_slice('ApiScan', 'Std', 'k1') s$q$);
+ALTER FUNCTION cfstore.get_slice(text, text, "any", "any", "any", boolean, integer, "any") SECURITY INVOKER;
+
+DROP FUNCTION scan_plan(text);
+SELECT cfstore.drop_keyspace('ApiScan');

@@ -1,0 +1,469 @@
+/*-------------------------------------------------------------------------
+ *
+ * cfscan.c
+ *	  A scan node that stands in for a call of cfstore.get_slice in FROM.
+ *
+ * A set-returning function in FROM runs to completion into a tuplestore
+ * before its first row is read: every cell of a slice is formed into a
+ * tuple, copied into the store, then read back and taken apart again.  For
+ * a slice that is most of the time spent outside the storage engine, and
+ * it is paid once per call, so a query that slices a row per key of a list
+ * (LATERAL) pays it per key.
+ *
+ * So the planner is offered a custom scan path for a FROM item that is a
+ * call of get_slice alone (no ORDINALITY, no ROWS FROM with others) and
+ * whose columns are used only as plain columns.  The scan evaluates the
+ * call's arguments when it starts (again on every rescan, as the function
+ * scan calls the function again when its parameters change), opens the
+ * slice exactly as the function does (cfGetSliceBegin: same checks, same
+ * errors, in the same order) and hands out its cells one by one as
+ * virtual tuples, rendering only the columns the query uses (cfRenderCell).
+ * A slice holds no buffer pin between cells (each page is read under its
+ * lock and what the slice returns is copied), so handing cells out as they
+ * come is as safe as reading them all first; the slice reads with the
+ * query's snapshot, which lives as long as the query.
+ *
+ * The scan is only used where it is the same call: the function found is
+ * cfstore's own C function (no SECURITY DEFINER or SET wrapper, no fmgr
+ * hook), and the caller's EXECUTE privilege on it is checked when the scan
+ * starts, as the executor checks it for a function scan.  It costs what
+ * the function scan costs, with its start-up spread over the rows it
+ * returns and without the tuplestore; the planner materialises its result
+ * where it is read again without new parameters.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/table.h"
+#include "catalog/objectaccess.h"
+#include "catalog/pg_proc.h"
+#include "commands/explain.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "nodes/extensible.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/paths.h"
+#include "optimizer/restrictinfo.h"
+#include "parser/parsetree.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/ruleutils.h"
+
+#include "api/cfapi.h"
+#include "api/cfscan.h"
+
+#define CF_SLICE_SCAN_NAME "cfstore slice"
+/* get_slice's number of arguments (sql/60_api.sql) */
+#define CF_SLICE_NARGS 8
+
+/* The executor state of a slice scan. */
+typedef struct CfSliceScanState
+{
+	CustomScanState css;
+	FuncExpr   *call;			/* the get_slice call */
+	List	   *args;			/* ExprStates of its arguments */
+	FmgrInfo	flinfo;			/* the call site (its fn_extra caches the column family) */
+	FunctionCallInfo fcinfo;
+	int			natts;			/* scan tuple columns ... */
+	int		   *attno;			/* ... and the cfstore.cell column of each */
+	uint32		columns;		/* cfRenderCell's mask of the columns used */
+	bool		started;		/* the slice was opened (since the last rescan) */
+	CfTarget	target;
+	CfSliceState *slice;		/* NULL once finished */
+	MemoryContext argcxt;		/* the arguments' values, per slice */
+} CfSliceScanState;
+
+static set_rel_pathlist_hook_type prev_set_rel_pathlist_hook = NULL;
+
+/* cfstore.enable_slice_scan: whether the planner is offered the scan */
+static bool cf_enable_slice_scan = true;
+
+static Plan *slice_plan(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, List *tlist,
+						List *clauses, List *custom_plans);
+static Node *slice_create_state(CustomScan *cscan);
+static void slice_begin(CustomScanState *node, EState *estate, int eflags);
+static TupleTableSlot *slice_exec(CustomScanState *node);
+static void slice_end(CustomScanState *node);
+static void slice_rescan(CustomScanState *node);
+static void slice_explain(CustomScanState *node, List *ancestors, ExplainState *es);
+
+static const CustomPathMethods slice_path_methods = {
+	.CustomName = CF_SLICE_SCAN_NAME,
+	.PlanCustomPath = slice_plan,
+};
+
+static const CustomScanMethods slice_scan_methods = {
+	.CustomName = CF_SLICE_SCAN_NAME,
+	.CreateCustomScanState = slice_create_state,
+};
+
+static const CustomExecMethods slice_exec_methods = {
+	.CustomName = CF_SLICE_SCAN_NAME,
+	.BeginCustomScan = slice_begin,
+	.ExecCustomScan = slice_exec,
+	.EndCustomScan = slice_end,
+	.ReScanCustomScan = slice_rescan,
+	.ExplainCustomScan = slice_explain,
+};
+
+/* ---------------------------------------------------------------------
+ * Planning
+ * ---------------------------------------------------------------------
+ */
+
+/* Whether function funcid is called as cfstore's get_slice, with nothing in between. */
+static bool
+is_get_slice(Oid funcid)
+{
+	FmgrInfo	flinfo;
+
+	if (FmgrHookIsNeeded(funcid))
+		return false;
+	fmgr_info(funcid, &flinfo);
+	return flinfo.fn_addr == cfstore_get_slice;
+}
+
+/*
+ * Whether every expression of exprs is a plain column (1 to CF_CELL_NATTS)
+ * of the relation relid.
+ */
+static bool
+plain_columns(List *exprs, Index relid)
+{
+	ListCell   *lc;
+
+	foreach(lc, exprs)
+	{
+		Var		   *var = (Var *) lfirst(lc);
+
+		if (!IsA(var, Var) || var->varno != (int) relid || var->varlevelsup != 0 ||
+			var->varattno < 1 || var->varattno > CF_CELL_NATTS)
+			return false;
+	}
+	return true;
+}
+
+/* The get_slice call of a FROM item, or NULL if it is not one the scan can stand in for. */
+static FuncExpr *
+slice_call(RelOptInfo *rel, RangeTblEntry *rte)
+{
+	RangeTblFunction *rtfunc;
+	FuncExpr   *call;
+
+	if (rte->rtekind != RTE_FUNCTION || rte->funcordinality || list_length(rte->functions) != 1 ||
+		rel->reloptkind != RELOPT_BASEREL)
+		return NULL;
+	rtfunc = (RangeTblFunction *) linitial(rte->functions);
+	if (!IsA(rtfunc->funcexpr, FuncExpr))
+		return NULL;
+	call = (FuncExpr *) rtfunc->funcexpr;
+	if (!call->funcretset || list_length(call->args) != CF_SLICE_NARGS || !is_get_slice(call->funcid))
+		return NULL;
+	return call;
+}
+
+/* set_rel_pathlist_hook: offer the slice scan for a get_slice call in FROM. */
+static void
+slice_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rte)
+{
+	Path	   *fscan = NULL;
+	CustomPath *cpath;
+	ListCell   *lc;
+	List	   *qualvars;
+
+	if (prev_set_rel_pathlist_hook)
+		prev_set_rel_pathlist_hook(root, rel, rti, rte);
+	if (!cf_enable_slice_scan || rte->rtekind != RTE_FUNCTION || slice_call(rel, rte) == NULL)
+		return;
+	/* the function scan the planner made (none: the relation is proven empty) */
+	foreach(lc, rel->pathlist)
+	{
+		Path	   *p = (Path *) lfirst(lc);
+
+		if (p->pathtype == T_FunctionScan)
+			fscan = p;
+	}
+	if (fscan == NULL)
+		return;
+	/* only plain columns are read, in the target list and the conditions */
+	if (!plain_columns(rel->reltarget->exprs, rel->relid))
+		return;
+	qualvars = pull_var_clause((Node *) extract_actual_clauses(rel->baserestrictinfo, false),
+							   PVC_INCLUDE_PLACEHOLDERS);
+	if (!plain_columns(qualvars, rel->relid))
+		return;
+
+	cpath = makeNode(CustomPath);
+	cpath->path.pathtype = T_CustomScan;
+	cpath->path.parent = rel;
+	cpath->path.pathtarget = rel->reltarget;
+	cpath->path.param_info = fscan->param_info;
+	cpath->path.parallel_aware = false;
+	cpath->path.parallel_safe = false;
+	cpath->path.parallel_workers = 0;
+	cpath->path.rows = fscan->rows;
+	/*
+	 * The function's work, its start-up spread over the rows, less half of
+	 * the per-row charge for a tuplestore that is not written.
+	 */
+	cpath->path.startup_cost = fscan->startup_cost / Max(fscan->rows, 1.0);
+	cpath->path.total_cost = Max(fscan->total_cost - 0.5 * cpu_tuple_cost * rel->tuples,
+								 cpath->path.startup_cost);
+	cpath->path.pathkeys = NIL;
+	cpath->flags = 0;
+	cpath->methods = &slice_path_methods;
+	add_path(rel, &cpath->path);
+}
+
+/* Add var to a scan target list unless it is there already. */
+static List *
+tlist_add_var(List *tlist, Var *var)
+{
+	ListCell   *lc;
+
+	foreach(lc, tlist)
+	{
+		if (equal(((TargetEntry *) lfirst(lc))->expr, var))
+			return tlist;
+	}
+	return lappend(tlist, makeTargetEntry((Expr *) copyObjectImpl(var), list_length(tlist) + 1, NULL, false));
+}
+
+/*
+ * The plan of a slice scan.  It reads no relation (scanrelid 0): its scan
+ * tuple has the columns the query uses, in the order of the target list
+ * first, so that the scan returns its scan tuple without projecting.  The
+ * call travels in custom_exprs, where the planner turns its references to
+ * other relations into parameters.
+ */
+static Plan *
+slice_plan(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, List *tlist,
+		   List *clauses, List *custom_plans)
+{
+	CustomScan *cscan = makeNode(CustomScan);
+	RangeTblEntry *rte = planner_rt_fetch(rel->relid, root);
+	FuncExpr   *call = slice_call(rel, rte);
+	List	   *quals = extract_actual_clauses(clauses, false);
+	List	   *scan_tlist = NIL;
+	ListCell   *lc;
+
+	(void) custom_plans;
+	if (call == NULL)
+		elog(ERROR, "cfstore: the slice scan lost its get_slice call");
+	foreach(lc, tlist)
+		scan_tlist = tlist_add_var(scan_tlist, (Var *) ((TargetEntry *) lfirst(lc))->expr);
+	foreach(lc, pull_var_clause((Node *) quals, PVC_INCLUDE_PLACEHOLDERS))
+		scan_tlist = tlist_add_var(scan_tlist, (Var *) lfirst(lc));
+
+	cscan->scan.plan.targetlist = tlist;
+	cscan->scan.plan.qual = quals;
+	cscan->scan.scanrelid = 0;
+	cscan->flags = best_path->flags;
+	cscan->custom_plans = NIL;
+	cscan->custom_exprs = list_make1(copyObjectImpl(call));
+	cscan->custom_private = NIL;
+	cscan->custom_scan_tlist = scan_tlist;
+	cscan->custom_relids = bms_make_singleton(rel->relid);
+	cscan->methods = &slice_scan_methods;
+	return &cscan->scan.plan;
+}
+
+/* ---------------------------------------------------------------------
+ * Execution
+ * ---------------------------------------------------------------------
+ */
+
+/* Make the executor state of a slice scan plan. */
+static Node *
+slice_create_state(CustomScan *cscan)
+{
+	CfSliceScanState *st = palloc0(sizeof(CfSliceScanState));
+
+	NodeSetTag(st, T_CustomScanState);
+	st->css.flags = cscan->flags;
+	st->css.methods = &slice_exec_methods;
+	return (Node *) st;
+}
+
+/* Set up the scan: the call's arguments, its call site, the columns to render. */
+static void
+slice_begin(CustomScanState *node, EState *estate, int eflags)
+{
+	CfSliceScanState *st = (CfSliceScanState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	AclResult	aclresult;
+	ListCell   *lc;
+	int			i = 0;
+
+	(void) eflags;
+	st->call = (FuncExpr *) linitial(cscan->custom_exprs);
+	/* the executor's checks for a function call */
+	aclresult = pg_proc_aclcheck(st->call->funcid, GetUserId(), ACL_EXECUTE);
+	if (aclresult != ACLCHECK_OK)
+		aclcheck_error(aclresult, OBJECT_FUNCTION, get_func_name(st->call->funcid));
+	InvokeFunctionExecuteHook(st->call->funcid);
+
+	st->args = ExecInitExprList(st->call->args, &node->ss.ps);
+	fmgr_info_cxt(st->call->funcid, &st->flinfo, estate->es_query_cxt);
+	fmgr_info_set_expr((Node *) st->call, &st->flinfo);
+	st->fcinfo = palloc0(SizeForFunctionCallInfo(CF_SLICE_NARGS));
+	InitFunctionCallInfoData(*st->fcinfo, &st->flinfo, list_length(st->args), st->call->inputcollid,
+							 NULL, NULL);
+
+	st->natts = list_length(cscan->custom_scan_tlist);
+	st->attno = palloc(sizeof(int) * Max(st->natts, 1));
+	st->columns = 0;
+	foreach(lc, cscan->custom_scan_tlist)
+	{
+		Var		   *var = (Var *) ((TargetEntry *) lfirst(lc))->expr;
+
+		Assert(IsA(var, Var) && var->varattno >= 1 && var->varattno <= CF_CELL_NATTS);
+		st->attno[i++] = var->varattno;
+		st->columns |= 1 << (var->varattno - 1);
+	}
+	st->argcxt = AllocSetContextCreate(estate->es_query_cxt, "cfstore slice arguments", ALLOCSET_SMALL_SIZES);
+}
+
+/* End the slice being read, if any. */
+static void
+slice_close(CfSliceScanState *st)
+{
+	if (st->slice != NULL)
+	{
+		cfSliceEnd(st->slice);
+		cfTargetClose(&st->target);
+		st->slice = NULL;
+	}
+	MemoryContextReset(st->argcxt);
+}
+
+/* Evaluate the call's arguments and open its slice. */
+static void
+slice_open(CfSliceScanState *st)
+{
+	ExprContext *econtext = st->css.ss.ps.ps_ExprContext;
+	MemoryContext old = MemoryContextSwitchTo(st->argcxt);
+	ListCell   *lc;
+	int			i = 0;
+
+	foreach(lc, st->args)
+	{
+		st->fcinfo->args[i].value = ExecEvalExpr((ExprState *) lfirst(lc), econtext,
+												 &st->fcinfo->args[i].isnull);
+		i++;
+	}
+	st->started = true;
+	st->slice = cfGetSliceBegin(st->fcinfo, &st->target, st->css.ss.ps.state->es_snapshot);
+	MemoryContextSwitchTo(old);
+}
+
+/* The next cell of the slice as a virtual tuple in the scan slot, or an empty slot. */
+static TupleTableSlot *
+slice_next(ScanState *ss)
+{
+	CfSliceScanState *st = (CfSliceScanState *) ss;
+	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
+	CfOutCell	c;
+	Datum		values[CF_CELL_NATTS];
+	bool		nulls[CF_CELL_NATTS];
+
+	ExecClearTuple(slot);
+	if (!st->started)
+		slice_open(st);
+	if (st->slice == NULL)
+		return slot;
+	if (!cfSliceNext(st->slice, &c))
+	{
+		slice_close(st);
+		return slot;
+	}
+	cfRenderCell(st->fcinfo, st->target.cf, &c, st->columns, values, nulls);
+	for (int i = 0; i < st->natts; i++)
+	{
+		slot->tts_values[i] = values[st->attno[i] - 1];
+		slot->tts_isnull[i] = nulls[st->attno[i] - 1];
+	}
+	return ExecStoreVirtualTuple(slot);
+}
+
+/* Recheck for EvalPlanQual: a slice scan has no conditions of its own. */
+static bool
+slice_recheck(ScanState *ss, TupleTableSlot *slot)
+{
+	(void) ss;
+	(void) slot;
+	return true;
+}
+
+/*
+ * The next row of the scan, its conditions checked and projected.  A scan
+ * with neither (and not under EvalPlanQual) returns its scan tuple as it
+ * comes, which is what ExecScan would do, less its bookkeeping per row.
+ */
+static TupleTableSlot *
+slice_exec(CustomScanState *node)
+{
+	if (node->ss.ps.qual == NULL && node->ss.ps.ps_ProjInfo == NULL &&
+		node->ss.ps.state->es_epq_active == NULL)
+	{
+		CHECK_FOR_INTERRUPTS();
+		return slice_next(&node->ss);
+	}
+	return ExecScan(&node->ss, slice_next, slice_recheck);
+}
+
+/* Shut the scan down. */
+static void
+slice_end(CustomScanState *node)
+{
+	slice_close((CfSliceScanState *) node);
+}
+
+/* Start over: the arguments are evaluated and the slice opened again. */
+static void
+slice_rescan(CustomScanState *node)
+{
+	CfSliceScanState *st = (CfSliceScanState *) node;
+
+	slice_close(st);
+	st->started = false;
+	ExecScanReScan(&node->ss);
+}
+
+/* EXPLAIN VERBOSE shows the call, as it does for a function scan. */
+static void
+slice_explain(CustomScanState *node, List *ancestors, ExplainState *es)
+{
+	CfSliceScanState *st = (CfSliceScanState *) node;
+	List	   *context;
+
+	if (!es->verbose)
+		return;
+	context = set_deparse_context_plan(es->deparse_cxt, node->ss.ps.plan, ancestors);
+	ExplainPropertyText("Function Call",
+						deparse_expression((Node *) st->call, context, true, false), es);
+}
+
+/*
+ * Install the planner hook, its switch, and make the scan known (for plans
+ * passed around as text).
+ */
+void
+cfSliceScanInit(void)
+{
+	DefineCustomBoolVariable("cfstore.enable_slice_scan",
+							 "Lets the planner read get_slice calls in FROM with cfstore's slice scan.",
+							 "Off, such calls run as function scans, which materialise the slice first.",
+							 &cf_enable_slice_scan, true, PGC_USERSET, 0, NULL, NULL, NULL);
+	RegisterCustomScanMethods(&slice_scan_methods);
+	prev_set_rel_pathlist_hook = set_rel_pathlist_hook;
+	set_rel_pathlist_hook = slice_rel_pathlist;
+}
