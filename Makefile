@@ -32,7 +32,12 @@ OBJS = \
 	src/api/cfmultiget.o \
 	src/api/cfrange.o \
 	src/api/cfindexed.o \
-	src/api/cfscan.o
+	src/api/cfscan.o \
+	src/fdw/cffdw.o \
+	src/fdw/cffdw_plan.o \
+	src/fdw/cffdw_scan.o \
+	src/fdw/cffdw_modify.o \
+	src/fdw/cffdw_import.o
 
 # The install script is assembled from one file per subsystem, in order.
 SQL_PARTS = \
@@ -44,7 +49,8 @@ SQL_PARTS = \
 	src/sql/45_args.sql \
 	src/sql/50_storage.sql \
 	src/sql/60_api.sql \
-	src/sql/65_batch.sql
+	src/sql/65_batch.sql \
+	src/sql/70_fdw.sql
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
 
 # The server headers are system headers: -Wextra then applies to cfstore's

@@ -105,8 +105,8 @@ register_type_callback(void)
 }
 
 /* The oid of cfstore.timeuuid (InvalidOid if it does not exist). */
-static Oid
-timeuuid_oid(void)
+Oid
+cfTimeuuidOid(void)
 {
 	if (!OidIsValid(cf_timeuuid_oid))
 	{
@@ -582,7 +582,7 @@ convert(const CfType *type, const CfType *named, Datum value, Oid argtype,
 		default:
 			break;
 	}
-	if (OidIsValid(base) && base == timeuuid_oid())
+	if (OidIsValid(base) && base == cfTimeuuidOid())
 		return from_uuid(type, named, value, argtype, slot);
 	if (type_is_rowtype(base))
 		return from_record(type, named, value, argtype, slot);

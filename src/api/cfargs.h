@@ -34,4 +34,7 @@ extern bytea *cfArgToBytes(const CfType *type, Datum value, Oid argtype,
 extern bytea **cfArgArrayToBytes(const CfType *type, Datum value, Oid argtype,
 								 const char *slot, int *n);
 
+/* The oid of cfstore.timeuuid (InvalidOid if it does not exist). */
+extern Oid	cfTimeuuidOid(void);
+
 #endif							/* CFARGS_H */

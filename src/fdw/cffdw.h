@@ -1,0 +1,120 @@
+/*-------------------------------------------------------------------------
+ *
+ * cffdw.h
+ *	  cfstore_fdw: every column family as a typed foreign table (sql-api.md
+ *	  §6) whose key equality, column ranges, ORDER BY and LIMIT run inside
+ *	  the storage engine.
+ *
+ * A foreign table of the wrapper names its column family with the options
+ * keyspace and column_family; its columns are found by name:
+ *
+ *	 key			the row key, typed by key_validation_class
+ *	 super_column	Super column families: the super column (comparator)
+ *	 column_name	the column name (comparator, or subcomparator), or
+ *	 column1..N		one column per component of a CompositeType name
+ *	 value			default_validation_class; text when the column_metadata
+ *					validators do not all map to one SQL type; bigint in a
+ *					counter column family
+ *	 writetime, ttl	bigint, integer (not in counter column families)
+ *
+ * The storage relation is read and written through the storage C API in
+ * the caller's transaction; the privileges checked are the foreign
+ * table's, by the executor.
+ *
+ * Files: cffdw.c (handler, options, the table map, value conversions),
+ * cffdw_plan.c (paths, pushdown, plans), cffdw_scan.c (execution,
+ * EXPLAIN), cffdw_modify.c (INSERT / UPDATE / DELETE / TRUNCATE),
+ * cffdw_import.c (the foreign table's definition, IMPORT FOREIGN SCHEMA).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef CFFDW_H
+#define CFFDW_H
+
+#include "postgres.h"
+
+#include "foreign/fdwapi.h"
+#include "utils/rel.h"
+
+#include "catalog/cfcatalog.h"
+#include "storage/cfstorage.h"
+
+/* What a foreign table column holds. */
+typedef enum CfFdwRole
+{
+	CF_FDW_NONE,				/* a dropped column */
+	CF_FDW_KEY,
+	CF_FDW_SUPER,
+	CF_FDW_NAME,				/* column_name, or one component (columnN) */
+	CF_FDW_VALUE,
+	CF_FDW_WRITETIME,
+	CF_FDW_TTL
+} CfFdwRole;
+
+/* One column of a foreign table. */
+typedef struct CfFdwColumn
+{
+	CfFdwRole	role;
+	int			component;		/* CF_FDW_NAME of a composite: 0-based; else -1 */
+	Oid			typid;			/* its SQL type (a domain's base type) */
+	const CfType *type;			/* its Cassandra type (NULL: writetime, ttl;
+								 * the value's default validator) */
+	char	   *attname;
+} CfFdwColumn;
+
+/* The most components a composite column name may have in a foreign table. */
+#define CF_FDW_MAX_COMPONENTS 32
+
+/* A foreign table mapped onto its column family. */
+typedef struct CfFdwTable
+{
+	Oid			relid;			/* the foreign table */
+	const CfColumnFamily *cf;
+	Oid			storage_relid;	/* cfstore_data.cf_<id> */
+	int			natts;
+	CfFdwColumn *cols;			/* by attnum - 1 */
+	AttrNumber	key_att;		/* attnums, 0 if absent */
+	AttrNumber	sc_att;
+	AttrNumber	value_att;
+	AttrNumber	writetime_att;
+	AttrNumber	ttl_att;
+	int			nname;			/* 1, or the components of a composite name */
+	AttrNumber	name_att[CF_FDW_MAX_COMPONENTS];
+	const CfType *nametype;		/* comparator, or subcomparator in a Super CF */
+	bool		value_as_text;	/* values rendered in their validators' text forms */
+} CfFdwTable;
+
+/* cffdw.c */
+extern CfFdwTable *cfFdwTableGet(Oid relid);
+extern Datum cfFdwToDatum(const CfFdwTable *t, const CfFdwColumn *col, const uint8 *data, int len,
+						  const uint8 *name, int namelen, bool *isnull);
+extern bytea *cfFdwFromDatum(const CfFdwTable *t, const CfFdwColumn *col, Datum value,
+							 const uint8 *name, int namelen);
+extern bool cfFdwEncodeExact(const CfType *type, Datum value, Oid valtype, bytea **out);
+extern void cfFdwFillSlot(const CfFdwTable *t, const CfOutCell *c, const bool *needed,
+						  Datum *values, bool *nulls);
+extern Oid	cfFdwSqlType(const CfType *type);
+
+/* cffdw_plan.c */
+extern void cfFdwGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid);
+extern void cfFdwGetForeignPaths(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid);
+extern ForeignScan *cfFdwGetForeignPlan(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid,
+										ForeignPath *best_path, List *tlist, List *scan_clauses,
+										Plan *outer_plan);
+extern void cfFdwGetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
+									  RelOptInfo *input_rel, RelOptInfo *output_rel, void *extra);
+
+/* cffdw_scan.c */
+extern void cfFdwBeginForeignScan(ForeignScanState *node, int eflags);
+extern TupleTableSlot *cfFdwIterateForeignScan(ForeignScanState *node);
+extern void cfFdwReScanForeignScan(ForeignScanState *node);
+extern void cfFdwEndForeignScan(ForeignScanState *node);
+extern void cfFdwExplainForeignScan(ForeignScanState *node, struct ExplainState *es);
+
+/* cffdw_modify.c */
+extern void cfFdwModifyRoutines(FdwRoutine *routine);
+
+/* cffdw_import.c */
+extern List *cfFdwImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid);
+
+#endif							/* CFFDW_H */
