@@ -561,8 +561,14 @@ cfFdwExplainForeignScan(ForeignScanState *node, ExplainState *es)
 		ExplainPropertyText("CF Column Range", s, es);
 	ExplainPropertyText("CF Direction", st->dir == 2 ? "backward" : "forward", es);
 	if (st->limitx >= 0)
-		ExplainPropertyText("CF Limit",
-							deparse_expression(list_nth(plan->fdw_exprs, st->limitx), context, true, false), es);
+	{
+		Node	   *limit = list_nth(plan->fdw_exprs, st->limitx);
+
+		if (IsA(limit, Const) && !((Const *) limit)->constisnull)
+			ExplainPropertyInteger("CF Limit", NULL, DatumGetInt64(((Const *) limit)->constvalue), es);
+		else
+			ExplainPropertyText("CF Limit", deparse_expression(limit, context, true, false), es);
+	}
 	if (es->analyze)
 	{
 		ExplainPropertyInteger("CF Cells Read", NULL, st->cells_read, es);
