@@ -1,0 +1,322 @@
+#!/usr/bin/env bash
+# bench/fdw.sh: reading the "timeline" dataset through the foreign table
+# (cfstore_fdw) against a heap table with a btree primary key, in one go.
+#
+#   PGHOST=... PGPORT=... PGUSER=... bench/fdw.sh
+#
+# (a) pgbench, CLIENTS clients, prepared statements: one latest-10 query per
+#     transaction for a random row key,
+#       SELECT column_name, value FROM bench.timeline WHERE key = $1
+#        ORDER BY column_name DESC LIMIT 10
+#     against the same query on the peer (key, name, value, writetime,
+#     PRIMARY KEY (key, name)).
+# (b) server-side nested loop: the latest 10 of each of PROBES row keys in
+#     one statement (a LATERAL subquery per key of a list), both engines.
+#
+# The dataset is bench/timeline.sh's (ROWS row keys x COLS TimeUUID
+# columns, cells interleaved across rows), loaded by COPY into the peer and
+# into the column family's storage relation.  Every run reloads both,
+# VACUUM ANALYZEs them, checks that both return the same cells, then
+# measures.  It prints metric | cfstore | heap | ratio | target | verdict
+# per run and for the median of RUNS runs.  bench/README.md explains.
+#
+# Settings (environment):
+#   PGHOST PGPORT PGUSER PGDATABASE  the connection; PGDATABASE (default
+#                    postgres) is only used to drop and create cfstore_bench_fdw
+#   ROWS=10000 COLS=200   the timeline dataset
+#   RUNS=3           full runs (load + measure); the result is the median
+#   CLIENTS=2        pgbench clients
+#   SECONDS_PER=10   length of each pgbench test
+#   PROBES=100000    row keys probed by the nested-loop statement
+#   REPS=3           timed repetitions of the nested-loop statement per run (median)
+#   STEP_TIMEOUT=1800  seconds any one step may take
+#
+# It drops and recreates the database cfstore_bench_fdw and leaves it in
+# place at the end for inspection.
+set -eEuo pipefail
+shopt -s inherit_errexit
+
+ROWS=${ROWS:-10000}
+COLS=${COLS:-200}
+RUNS=${RUNS:-3}
+CLIENTS=${CLIENTS:-2}
+SECONDS_PER=${SECONDS_PER:-10}
+PROBES=${PROBES:-100000}
+REPS=${REPS:-3}
+STEP_TIMEOUT=${STEP_TIMEOUT:-1800}
+DB=cfstore_bench_fdw
+KS=bench
+BASE_TS='2020-01-01 00:00:00+00'
+BASE_US=1577836800000000
+
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+require_positive ROWS COLS RUNS CLIENTS SECONDS_PER PROBES REPS STEP_TIMEOUT
+command -v psql >/dev/null || { echo "bench: psql is needed" >&2; exit 2; }
+command -v pgbench >/dev/null || { echo "bench: pgbench is needed" >&2; exit 2; }
+
+CELLS=$((ROWS * COLS))
+STEP="start"
+trap '[ "$BASH_SUBSHELL" != 0 ] || echo "bench: FAILED during step: $STEP" >&2' ERR
+
+export PGOPTIONS="${PGOPTIONS:-} -c statement_timeout=${STEP_TIMEOUT}s -c client_min_messages=warning"
+ADMIN_DB=${PGDATABASE:-postgres}
+unset PGDATABASE
+
+P_ROW=$(coprime "$ROWS")      # arrival order of rows within a round (as timeline.sh)
+P_KEY=$(coprime "$ROWS")      # order of the probed keys
+
+T_START=$(date +%s)
+echo "== cfstore foreign table benchmark: timeline ROWS=$ROWS COLS=$COLS ($CELLS cells); RUNS=$RUNS"
+echo "   (a) pgbench latest-10, CLIENTS=$CLIENTS, ${SECONDS_PER} s each; (b) nested loop over PROBES=$PROBES keys, REPS=$REPS"
+
+# ---------------------------------------------------------------------------
+STEP="create database $DB"
+timeout 600 psql -X -q -v ON_ERROR_STOP=1 -d "$ADMIN_DB" <<SQL
+DROP DATABASE IF EXISTS $DB;
+CREATE DATABASE $DB TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C';
+ALTER DATABASE $DB SET search_path = public, cfstore;
+ALTER DATABASE $DB SET enable_memoize = off;
+ALTER DATABASE $DB SET max_parallel_workers_per_gather = 0;
+SQL
+
+STEP="machine and server settings"
+echo
+echo "== machine"
+echo "   cpu: $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //') x $(nproc) (nproc)"
+echo "   memory: $(free -h 2>/dev/null | awk '/^Mem:/ {print $2 " total, " $7 " available"}')"
+q <<'SQL' | sed 's/^/   /'
+SELECT 'server: ' || version();
+SELECT format('shared_buffers=%s fsync=%s synchronous_commit=%s wal_level=%s full_page_writes=%s max_wal_size=%s',
+  current_setting('shared_buffers'), current_setting('fsync'), current_setting('synchronous_commit'),
+  current_setting('wal_level'), current_setting('full_page_writes'), current_setting('max_wal_size'));
+SQL
+if [ "$(q -c "SHOW track_counts")" != on ]; then
+    echo "bench: track_counts is off: the shared-buffer counts would read 0" >&2; exit 2
+fi
+
+# ---------------------------------------------------------------------------
+STEP="create extension, helper functions and the dataset"
+q <<SQL
+CREATE EXTENSION cfstore;
+SELECT cfstore.create_keyspace('$KS');
+
+CREATE TABLE bench_rep (run int, metric text, engine text, rep int, value float8);
+CREATE TABLE bench_metric (ord int, metric text PRIMARY KEY, label text, digits int,
+                           target_kind text, target float8, target_label text);
+INSERT INTO bench_metric VALUES
+ (1, 'pgbench',  'latest-10 queries per second (pgbench, $CLIENTS clients, prepared)', 0, 'ratio>=', 1, 'ratio >= 1'),
+ (2, 'nestloop', 'nested loop: latest-10 probes per second (server-side)', 0, 'ratio>=', 2, 'ratio >= 2'),
+ (3, 'buf',      'shared buffers per latest-10 query (mean of 100 keys)',   2, NULL, NULL, ''),
+ (4, 'load',     'load (COPY) cells per second',                            0, NULL, NULL, '');
+
+-- the timeline dataset, as bench/timeline.sh generates it
+CREATE TABLE bench_cells AS
+SELECT i, 'user' || (((i % $ROWS) * $P_ROW + (i / $ROWS) * 104729) % $ROWS) AS key,
+       cfstore.min_timeuuid(timestamptz '$BASE_TS' + i * interval '1 millisecond') AS name,
+       substr(md5('value' || i), 1, 20) AS value,
+       $BASE_US + i * 1000 AS writetime
+  FROM generate_series(0::bigint, $CELLS - 1) i;
+-- the probed keys, scattered (keys repeat when PROBES > ROWS)
+CREATE TABLE bench_probes AS
+  SELECT n, 'user' || ((n::bigint * $P_KEY + 3) % $ROWS) AS key FROM generate_series(0, $PROBES - 1) n;
+ANALYZE bench_cells; ANALYZE bench_probes;
+
+-- Blocks fetched (hits + reads) so far in this transaction from relations,
+-- their TOAST tables and all their indexes (see bench/timeline.sh).
+CREATE FUNCTION bench_rel_blocks(rels regclass[]) RETURNS bigint LANGUAGE sql AS \$\$
+  SELECT coalesce(sum(pg_stat_get_xact_blocks_fetched(r)), 0)::bigint FROM (
+    SELECT rel::oid AS r FROM unnest(rels) rel
+    UNION ALL SELECT c.reltoastrelid FROM pg_class c WHERE c.oid = ANY (rels) AND c.reltoastrelid <> 0
+    UNION ALL SELECT i.indexrelid FROM pg_index i WHERE i.indrelid = ANY (rels)
+    UNION ALL SELECT i.indexrelid FROM pg_index i JOIN pg_class c ON i.indrelid = c.reltoastrelid
+               WHERE c.oid = ANY (rels)) s
+\$\$;
+
+-- Shared buffers each statement of stmts touches, after two runs of warm
+-- (catalog caches, cfstore's cached metapages, plans), inside one statement.
+CREATE FUNCTION bench_buffers(rels regclass[], warm text, stmts text[]) RETURNS bigint[]
+LANGUAGE plpgsql AS \$\$
+DECLARE b0 bigint; b1 bigint; s text; r bigint[] := '{}'; n bigint;
+BEGIN
+  EXECUTE warm INTO n;
+  EXECUTE warm INTO n;
+  FOREACH s IN ARRAY stmts LOOP
+    b0 := bench_rel_blocks(rels);
+    EXECUTE s INTO n;
+    b1 := bench_rel_blocks(rels);
+    r := r || (b1 - b0);
+  END LOOP;
+  RETURN r;
+END \$\$;
+
+CREATE FUNCTION bench_plan_shape(stmt text) RETURNS text LANGUAGE plpgsql AS \$\$
+DECLARE j jsonb;
+BEGIN
+  EXECUTE 'EXPLAIN (FORMAT JSON) ' || stmt INTO j;
+  RETURN (WITH RECURSIVE n(plan, depth) AS (
+            SELECT j->0->'Plan', 0
+            UNION ALL
+            SELECT c, n.depth + 1 FROM n, jsonb_array_elements(n.plan->'Plans') c)
+          SELECT string_agg(concat(plan->>'Node Type', ' ' || (plan->>'Scan Direction'),
+                                   ' on ' || (plan->>'Relation Name'), ' using ' || (plan->>'Index Name'),
+                                   ' ' || (plan->>'Function Name')), ' > ' ORDER BY depth)
+            FROM n);
+END \$\$;
+
+CREATE FUNCTION bench_time(stmt text, OUT seconds float8, OUT n bigint, OUT checksum bigint)
+LANGUAGE plpgsql AS \$\$
+DECLARE t0 timestamptz;
+BEGIN
+  t0 := clock_timestamp();
+  EXECUTE stmt INTO n, checksum;
+  seconds := extract(epoch FROM clock_timestamp() - t0);
+END \$\$;
+
+SQL
+
+STEP="write the COPY files"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/cfstore_bench_fdw.XXXXXX")
+chmod 755 "$WORK"
+trap 'rm -rf "$WORK"' EXIT
+q -c "\\copy (SELECT key, name, value, writetime FROM bench_cells ORDER BY i) TO '$WORK/heap.copy'"
+q -c "\\copy (SELECT convert_to(key, 'UTF8'), uuid_send(name::uuid), convert_to(value, 'UTF8'), writetime FROM bench_cells ORDER BY i) TO '$WORK/cf.copy'"
+# the pgbench scripts: one latest-10 query for a random key
+cat > "$WORK/cf.pgbench" <<EOF
+\\set k random(0, $((ROWS - 1)))
+SELECT column_name, value FROM $KS.timeline WHERE key = 'user' || :k ORDER BY column_name DESC LIMIT 10;
+EOF
+cat > "$WORK/heap.pgbench" <<EOF
+\\set k random(0, $((ROWS - 1)))
+SELECT name, value FROM peer WHERE key = 'user' || :k ORDER BY name DESC LIMIT 10;
+EOF
+chmod 644 "$WORK"/*
+
+rec() { q -c "INSERT INTO bench_rep VALUES ($1, '$2', '$3', $4, $5)"; }
+PER_RUN="
+  SELECT run, metric, engine, percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS value
+    FROM bench_rep GROUP BY run, metric, engine"
+PER_RUN_PAIRS="
+  SELECT r.run, r.metric, c.value AS cf, h.value AS heap, c.value / nullif(h.value, 0) AS ratio
+    FROM (SELECT DISTINCT run, metric FROM bench_rep) r
+    LEFT JOIN ($PER_RUN) c ON c.run = r.run AND c.metric = r.metric AND c.engine = 'cfstore'
+    LEFT JOIN ($PER_RUN) h ON h.run = r.run AND h.metric = r.metric AND h.engine = 'heap'"
+
+# the nested-loop statements: (cells, checksum of the text returned)
+CF_NL="SELECT count(*), sum(length(l.column_name::text) + length(l.value)) FROM bench_probes p
+         CROSS JOIN LATERAL (SELECT column_name, value FROM $KS.timeline t WHERE t.key = p.key
+                              ORDER BY column_name DESC LIMIT 10) l"
+HEAP_NL="SELECT count(*), sum(length(l.name::text) + length(l.value)) FROM bench_probes p
+         CROSS JOIN LATERAL (SELECT name, value FROM peer t WHERE t.key = p.key
+                              ORDER BY name DESC LIMIT 10) l"
+CF_ONE="SELECT count(*) FROM (SELECT column_name, value FROM $KS.timeline WHERE key = 'userKEY' ORDER BY column_name DESC LIMIT 10) s"
+HEAP_ONE="SELECT count(*) FROM (SELECT name, value FROM peer WHERE key = 'userKEY' ORDER BY name DESC LIMIT 10) s"
+
+CONTENT_OK=yes
+for run in $(seq 1 "$RUNS"); do
+    echo
+    echo "== run $run of $RUNS"
+
+    STEP="run $run: create the peer and the column family"
+    q <<SQL
+DROP TABLE IF EXISTS peer;
+CREATE TABLE peer (key text, name cfstore.timeuuid, value text, writetime bigint, PRIMARY KEY (key, name));
+DROP FOREIGN TABLE IF EXISTS $KS.timeline;
+SELECT cfstore.drop_column_family('$KS', name) FROM cfstore.column_family WHERE keyspace = '$KS';
+SELECT cfstore.create_column_family('$KS', 'timeline', comparator => 'TimeUUIDType',
+       key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type');
+CREATE FOREIGN TABLE IF NOT EXISTS $KS.timeline (key text COLLATE "C" NOT NULL,
+       column_name cfstore.timeuuid NOT NULL, value text COLLATE "C", writetime bigint, ttl integer)
+  SERVER cfstore OPTIONS (keyspace '$KS', column_family 'timeline');
+SQL
+    TLREL=$(q -c "SELECT cfstore._storage_relation('$KS', 'timeline')")
+
+    if (( run % 2 == 1 )); then order="heap cfstore"; else order="cfstore heap"; fi
+    for engine in $order; do
+        STEP="run $run: load $engine"
+        checkpoint
+        if [ $engine = heap ]; then
+            t1=$(copy_in peer "(key, name, value, writetime)" "$WORK/heap.copy")
+        else
+            t1=$(copy_in "$TLREL" "(key, column_name, value, writetime)" "$WORK/cf.copy")
+        fi
+        rec "$run" load $engine 1 "$(awk -v n=$CELLS -v s="$t1" 'BEGIN { printf "%.3f", n / s }')"
+        log "$engine: $CELLS cells in $t1 s"
+    done
+    STEP="run $run: VACUUM ANALYZE"
+    q -c "VACUUM ANALYZE $TLREL" -c "VACUUM ANALYZE peer"
+    checkpoint
+
+    STEP="run $run: content check"
+    bad=$(q <<SQL
+SELECT count(*) FROM bench_probes p
+ WHERE p.n < 200
+   AND (SELECT string_agg(column_name::text || '=' || value, ',' ORDER BY column_name DESC)
+          FROM (SELECT column_name, value FROM $KS.timeline WHERE key = p.key ORDER BY column_name DESC LIMIT 10) s)
+       IS DISTINCT FROM
+       (SELECT string_agg(name::text || '=' || value, ',' ORDER BY name DESC)
+          FROM (SELECT name, value FROM peer WHERE key = p.key ORDER BY name DESC LIMIT 10) s)
+SQL
+)
+    if [ "$bad" = 0 ]; then
+        log "content check: same latest 10 (name, value) for 200 keys"
+    else
+        log "WARNING: content check: cfstore and heap differ for $bad of 200 keys"
+        CONTENT_OK=no
+    fi
+    log "plans: cfstore: $(q -c "SELECT bench_plan_shape(\$s\$$CF_NL\$s\$)")"
+    log "plans: heap: $(q -c "SELECT bench_plan_shape(\$s\$$HEAP_NL\$s\$)")"
+
+    STEP="run $run: shared buffers per query"
+    for engine in cfstore heap; do
+        if [ $engine = cfstore ]; then rels="ARRAY['$TLREL']::regclass[]"; s=$CF_ONE
+        else rels="ARRAY['peer']::regclass[]"; s=$HEAP_ONE; fi
+        b=$(q -c "SELECT avg(b) FROM unnest(bench_buffers($rels, \$s\$${s//KEY/1}\$s\$,
+                    ARRAY(SELECT replace(\$s\$$s\$s\$, 'KEY', ((n * 97 + 5) % $ROWS)::text) FROM generate_series(1, 100) n))) b")
+        rec "$run" buf $engine 1 "$b"
+        log "$engine: $(printf '%.2f' "$b") shared buffers per latest-10 query (mean of 100 keys)"
+    done
+
+    STEP="run $run: pgbench"
+    for engine in cfstore heap; do
+        if [ $engine = cfstore ]; then f=cf; else f=heap; fi
+        tps=$(timeout $((SECONDS_PER + 120)) pgbench -n -M prepared -c "$CLIENTS" -j "$CLIENTS" -T "$SECONDS_PER" \
+                -f "$WORK/$f.pgbench" "$DB" 2>&1 | sed -n 's/^tps = \([0-9.]*\) .*/\1/p' | tail -n1)
+        [ -n "$tps" ] || { echo "bench: pgbench printed no tps for $engine" >&2; exit 1; }
+        rec "$run" pgbench $engine 1 "$tps"
+        log "$engine: pgbench $tps tps"
+    done
+
+    STEP="run $run: nested loop"
+    declare -A cells=()
+    for rep in $(seq 0 "$REPS"); do
+        for engine in cfstore heap; do
+            if [ $engine = cfstore ]; then s=$CF_NL; else s=$HEAP_NL; fi
+            IFS='|' read -r secs n sum <<< "$(q -c "SELECT * FROM bench_time(\$s\$$s\$s\$)")"
+            cells[$engine]="$n/$sum"
+            if (( rep > 0 )); then
+                rec "$run" nestloop $engine "$rep" "$(awk -v n="$PROBES" -v s="$secs" 'BEGIN { printf "%.3f", n / s }')"
+            fi
+            log "  nestloop $engine rep $rep: $secs s, $n cells"
+        done
+    done
+    if [ "${cells[cfstore]}" != "${cells[heap]}" ]; then
+        log "WARNING: nested loop: cfstore returned ${cells[cfstore]} cells/bytes, heap ${cells[heap]}"
+        CONTENT_OK=no
+    fi
+
+    STEP="run $run: print"
+    echo
+    print_table "SELECT metric, cf, heap, ratio FROM ($PER_RUN_PAIRS) p WHERE run = $run" "run $run"
+done
+
+STEP="medians"
+echo
+echo "== result: median of $RUNS run(s); ratio = median of the per-run ratios cfstore/heap"
+print_table "SELECT metric,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY cf) AS cf,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY heap) AS heap,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY ratio) AS ratio
+  FROM ($PER_RUN_PAIRS) p GROUP BY metric" "fdw: ROWS=$ROWS COLS=$COLS PROBES=$PROBES CLIENTS=$CLIENTS, median of $RUNS run(s)"
+echo "content check: $([ $CONTENT_OK = yes ] && echo 'cfstore and heap returned the same cells' || echo 'FAILED (see WARNING lines)')"
+echo "elapsed: $(( $(date +%s) - T_START )) s"
+if [ $CONTENT_OK = no ]; then exit 1; fi
