@@ -231,6 +231,87 @@ SELECT count(*) FROM cfstore.get_slice('Idx', 'Many', 'm00001');
 SELECT rows, buffers < 60 AS follows_the_matches
   FROM pg_temp.buffers($$SELECT count(*) FROM cfstore.get_indexed_slices('Idx', 'Many',
          '[{"column_name": "group", "op": "EQ", "value": "7"}]')$$);
+-- one read per candidate: the index row, then one leaf page per matching
+-- row (its expression is checked on the cells of the slice it returns)
+SELECT rows, buffers
+  FROM pg_temp.buffers($$SELECT count(*) FROM cfstore.get_indexed_slices('Idx', 'Many',
+         '[{"column_name": "group", "op": "EQ", "value": "7"}]')$$);
+-- the same search by hand: every row, each expression's column read by
+-- name (get_columns), then the predicate's slice (get_slice), up to
+-- key_count rows that return something
+CREATE FUNCTION pg_temp.by_hand(exprs jsonb, s text, f text, rev boolean, cnt integer, kc integer)
+RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  k text; e jsonb; v text; c integer; ok boolean; cells text; res text[] := '{}';
+BEGIN
+  FOR k IN SELECT 'm' || lpad(i::text, 5, '0') FROM generate_series(1, 2000) i ORDER BY 1 LOOP
+    ok := true;
+    FOR e IN SELECT jsonb_array_elements(exprs) LOOP
+      v := (SELECT value FROM cfstore.get_columns('Idx', 'Many', k, ARRAY[e->>'column_name']));
+      c := CASE WHEN v IS NULL THEN NULL
+                WHEN e->>'column_name' = 'group' THEN sign(v::bigint - (e->>'value')::bigint)
+                WHEN v COLLATE "C" < (e->>'value') COLLATE "C" THEN -1
+                WHEN v = e->>'value' THEN 0 ELSE 1 END;
+      ok := ok AND coalesce(CASE e->>'op' WHEN 'EQ' THEN c = 0 WHEN 'GTE' THEN c >= 0 WHEN 'GT' THEN c > 0
+                                          WHEN 'LTE' THEN c <= 0 ELSE c < 0 END, false);
+    END LOOP;
+    CONTINUE WHEN NOT ok;
+    cells := (SELECT string_agg(g.column_name || '=' || g.value, ',' ORDER BY g.n)
+                FROM cfstore.get_slice('Idx', 'Many', k, s, f, rev, cnt) WITH ORDINALITY
+                     AS g(key, super_column, column_name, value, writetime, ttl, n));
+    CONTINUE WHEN cells IS NULL;
+    res := res || (k || ':' || cells);
+    EXIT WHEN cardinality(res) >= kc;
+  END LOOP;
+  RETURN nullif(array_to_string(res, ' '), '');
+END $$;
+CREATE FUNCTION pg_temp.indexed(exprs jsonb, s text, f text, rev boolean, cnt integer, kc integer)
+RETURNS text LANGUAGE sql AS $$
+  SELECT string_agg(key || ':' || cells, ' ' ORDER BY n) FROM (
+    SELECT g.key, min(g.n) AS n, string_agg(g.column_name || '=' || g.value, ',' ORDER BY g.n) AS cells
+      FROM cfstore.get_indexed_slices('Idx', 'Many', exprs, NULL::text, kc, s, f, rev, cnt) WITH ORDINALITY
+           AS g(key, super_column, column_name, value, writetime, ttl, n)
+     GROUP BY g.key) r
+$$;
+-- rows whose columns were deleted (a row deletion, a column deletion), or
+-- overwritten with a newer value
+SELECT cfstore.remove('Idx', 'Many', 'm00607', writetime => 2);
+SELECT cfstore.insert('Idx', 'Many', 'm00607', 'group', 7, writetime => 3);
+SELECT cfstore.remove('Idx', 'Many', 'm00807', 'a', writetime => 2);
+SELECT cfstore.remove('Idx', 'Many', 'm01007', 'group', writetime => 2);
+SELECT cfstore.insert('Idx', 'Many', 'm01207', 'h', 'zzz', writetime => 2);
+-- expressions the slice holds (before, among or after the cells it
+-- returns, forward and reversed), outside its range, past its count, on
+-- a column no row has; key_count
+SELECT x.what, x.s, x.f, x.rev, x.cnt, x.kc,
+       coalesce(cardinality(string_to_array(pg_temp.indexed(x.exprs, x.s, x.f, x.rev, x.cnt, x.kc), ' ')), 0) AS rows,
+       pg_temp.indexed(x.exprs, x.s, x.f, x.rev, x.cnt, x.kc) IS NOT DISTINCT FROM
+         pg_temp.by_hand(x.exprs, x.s, x.f, x.rev, x.cnt, x.kc) AS same
+  FROM (VALUES
+    ('group = 7', '[{"column_name": "group", "op": "EQ", "value": "7"}]'::jsonb, NULL, NULL, false, 100, 100),
+    ('group = 7', '[{"column_name": "group", "op": "EQ", "value": "7"}]', NULL, NULL, true, 100, 4),
+    ('group = 7, a > 8', '[{"column_name": "group", "op": "EQ", "value": "7"}, {"column_name": "a", "op": "GT", "value": "8"}]', 'b', 'c', false, 100, 100),
+    ('group = 7, h < 8', '[{"column_name": "group", "op": "EQ", "value": "7"}, {"column_name": "h", "op": "LT", "value": "8"}]', NULL, NULL, false, 2, 100),
+    ('group = 7, h < 8', '[{"column_name": "group", "op": "EQ", "value": "7"}, {"column_name": "h", "op": "LT", "value": "8"}]', NULL, NULL, true, 2, 100),
+    ('c >= 4, group = 7', '[{"column_name": "c", "op": "GTE", "value": "4"}, {"column_name": "group", "op": "EQ", "value": "7"}]', 'b', NULL, false, 100, 100),
+    ('group = 7, a <= 9', '[{"column_name": "group", "op": "EQ", "value": "7"}, {"column_name": "a", "op": "LTE", "value": "9"}]', 'f', 'b', true, 100, 100),
+    ('group = 7, group < 8', '[{"column_name": "group", "op": "EQ", "value": "7"}, {"column_name": "group", "op": "LT", "value": "8"}]', NULL, NULL, false, 3, 100),
+    ('group = 7, zz < x', '[{"column_name": "group", "op": "EQ", "value": "7"}, {"column_name": "zz", "op": "LT", "value": "x"}]', NULL, NULL, false, 100, 100),
+    ('group = 7, a >= ''''', '[{"column_name": "group", "op": "EQ", "value": "7"}, {"column_name": "a", "op": "GTE", "value": ""}]', 'b', 'h', false, 100, 3)
+  ) x(what, exprs, s, f, rev, cnt, kc);
+-- more cells before the indexed column than work_mem holds: the
+-- expressions left are read by name, and the slice goes on
+BEGIN;
+SET LOCAL work_mem = 64;
+SELECT cfstore.insert('Idx', 'Many', 'm00007', 'b0', repeat('x', 100000), writetime => 2);
+SELECT x.what, coalesce(cardinality(string_to_array(pg_temp.indexed(x.exprs, NULL, NULL, false, 100, 100), ' ')), 0) AS rows,
+       pg_temp.indexed(x.exprs, NULL, NULL, false, 100, 100) IS NOT DISTINCT FROM
+         pg_temp.by_hand(x.exprs, NULL, NULL, false, 100, 100) AS same
+  FROM (VALUES
+    ('group = 7', '[{"column_name": "group", "op": "EQ", "value": "7"}]'::jsonb),
+    ('group = 7, h >= zzz', '[{"column_name": "group", "op": "EQ", "value": "7"}, {"column_name": "h", "op": "GTE", "value": "zzz"}]')
+  ) x(what, exprs);
+ROLLBACK;
 SELECT cfstore.verify('Idx', 'Many');
 
 -- truncate empties the indexes; drop_keyspace drops them

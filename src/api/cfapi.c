@@ -336,16 +336,13 @@ cfRenderCell(FunctionCallInfo fcinfo, const CfColumnFamily *cf, const CfOutCell 
 }
 
 /*
- * Return every item of a slice as rows of cfstore.cell (materialized); a
- * multi-row call calls it once per row, adding to the same result.  The
- * text forms are built in the call site's buffers, which the tuplestore
- * copies.
+ * The row type of the call's materialized result, which this begins when
+ * it is not begun yet; a multi-row call adds to the same result.
  */
-void
-cfEmitCells(FunctionCallInfo fcinfo, const CfColumnFamily *cf, CfSliceState *slice)
+static TupleDesc
+result_desc(FunctionCallInfo fcinfo)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	CfOutCell	c;
 	TupleDesc	desc;
 
 	if (rsinfo != NULL && IsA(rsinfo, ReturnSetInfo) && rsinfo->setResult != NULL)
@@ -377,13 +374,46 @@ cfEmitCells(FunctionCallInfo fcinfo, const CfColumnFamily *cf, CfSliceState *sli
 	}
 	if (desc->natts != CF_CELL_NATTS)
 		elog(ERROR, "cfstore.cell has %d columns, this build returns %d", desc->natts, CF_CELL_NATTS);
+	return desc;
+}
+
+/* Add one cell to the call's result as a row of cfstore.cell (desc: its row type). */
+static inline void
+put_cell(FunctionCallInfo fcinfo, const CfColumnFamily *cf, TupleDesc desc, const CfOutCell *c)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Datum		values[CF_CELL_NATTS];
+	bool		nulls[CF_CELL_NATTS];
+
+	cfRenderCell(fcinfo, cf, c, CF_CELL_ALL_COLUMNS, values, nulls);
+	tuplestore_putvalues(rsinfo->setResult, desc, values, nulls);
+}
+
+/*
+ * Return one cell as a row of cfstore.cell (materialized), after those
+ * already returned: for a caller that reads the cells itself.
+ */
+void
+cfEmitCell(FunctionCallInfo fcinfo, const CfColumnFamily *cf, const CfOutCell *c)
+{
+	put_cell(fcinfo, cf, result_desc(fcinfo), c);
+}
+
+/*
+ * Return every item of a slice as rows of cfstore.cell (materialized); a
+ * multi-row call calls it once per row, adding to the same result.  The
+ * text forms are built in the call site's buffers, which the tuplestore
+ * copies.
+ */
+void
+cfEmitCells(FunctionCallInfo fcinfo, const CfColumnFamily *cf, CfSliceState *slice)
+{
+	TupleDesc	desc = result_desc(fcinfo);
+	CfOutCell	c;
+
 	while (cfSliceNext(slice, &c))
 	{
-		Datum		values[CF_CELL_NATTS];
-		bool		nulls[CF_CELL_NATTS];
-
-		cfRenderCell(fcinfo, cf, &c, CF_CELL_ALL_COLUMNS, values, nulls);
-		tuplestore_putvalues(rsinfo->setResult, desc, values, nulls);
+		put_cell(fcinfo, cf, desc, &c);
 		CHECK_FOR_INTERRUPTS();
 	}
 }

@@ -33,6 +33,7 @@ extern bytea *cfArgBytes(FunctionCallInfo fcinfo, int argno, const CfType *type,
 extern bytea *cfArgBound(FunctionCallInfo fcinfo, int argno, const CfType *type, const char *slot);
 extern void cfInvalidRequest(const char *fmt,...) pg_attribute_printf(1, 2);
 extern void cfEmitCells(FunctionCallInfo fcinfo, const CfColumnFamily *cf, CfSliceState *slice);
+extern void cfEmitCell(FunctionCallInfo fcinfo, const CfColumnFamily *cf, const CfOutCell *c);
 
 /* Slice arguments (cfget.c) */
 extern const CfType *cfSliceParent(FunctionCallInfo fcinfo, const CfColumnFamily *cf, int scarg,
@@ -58,6 +59,7 @@ typedef struct CfRowsOut
 	int32		found;			/* rows that returned something */
 } CfRowsOut;
 
+extern bool cfRowEmitted(CfRowsOut *out, int64 n);
 extern bool cfEmitRow(CfRowsOut *out, bytea *key);
 extern int64 cfCountSlice(CfTarget *t, const CfSliceSpec *spec);
 extern void cfForEachRowKey(Relation rel, const bytea *start_key, bool (*fn) (bytea *key, void *arg),

@@ -14,6 +14,16 @@
  * column family.  Rows that return nothing do not count towards
  * key_count, as in get_range_slices.
  *
+ * A candidate costs one read of its row when the predicate's range holds
+ * the expressions' columns (the usual case: the whole row): the slice is
+ * read once, and each expression is decided by the slice's own cells, on
+ * its column or on the first column past it (then it has no live value).
+ * The cells read before every expression is decided are held, and
+ * returned once they all hold; the slice stops at the first that fails.
+ * A column the predicate's range cannot hold is read by name before the
+ * slice, and so is one the slice did not reach because its count ran out
+ * (or because the cells held would outgrow work_mem).
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -24,6 +34,7 @@
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
+#include "utils/memutils.h"
 #include "utils/numeric.h"
 #include "utils/snapmgr.h"
 
@@ -210,76 +221,255 @@ parse_expressions(FunctionCallInfo fcinfo, const CfColumnFamily *cf, int *nexprs
 	return exprs;
 }
 
-/* Whether row key satisfies every expression, read with snapshot. */
+/* Whether value, a live value of e's column, satisfies e (semantics §8.6). */
 static bool
-row_matches(CfTarget *t, const bytea *key, const CfIndexExpr *exprs, int n, Snapshot snapshot)
+expr_holds(const CfIndexExpr *e, const bytea *value)
 {
-	for (int i = 0; i < n; i++)
+	int			cmp = cfTypeCompare(e->validator,
+									(const uint8 *) VARDATA_ANY(value), VARSIZE_ANY_EXHDR(value),
+									(const uint8 *) VARDATA_ANY(e->value), VARSIZE_ANY_EXHDR(e->value));
+
+	switch (e->op)
 	{
-		const CfIndexExpr *e = &exprs[i];
-		CfSliceSpec spec;
-		CfSliceState *slice;
-		CfOutCell	c;
-		bool		ok;
-
-		memset(&spec, 0, sizeof(spec));
-		spec.key = (bytea *) key;
-		spec.start = spec.finish = e->name;
-		spec.count = 1;
-		slice = cfSliceBegin(t->rel, &spec, snapshot);
-		ok = cfSliceNext(slice, &c);
-		if (ok)
-		{
-			int			cmp = cfTypeCompare(e->validator,
-											(const uint8 *) VARDATA_ANY(c.value), VARSIZE_ANY_EXHDR(c.value),
-											(const uint8 *) VARDATA_ANY(e->value), VARSIZE_ANY_EXHDR(e->value));
-
-			switch (e->op)
-			{
-				case CF_OP_EQ:
-					ok = cmp == 0;
-					break;
-				case CF_OP_GTE:
-					ok = cmp >= 0;
-					break;
-				case CF_OP_GT:
-					ok = cmp > 0;
-					break;
-				case CF_OP_LTE:
-					ok = cmp <= 0;
-					break;
-				case CF_OP_LT:
-					ok = cmp < 0;
-					break;
-			}
-		}
-		cfSliceEnd(slice);
-		if (!ok)
-			return false;
+		case CF_OP_EQ:
+			return cmp == 0;
+		case CF_OP_GTE:
+			return cmp >= 0;
+		case CF_OP_GT:
+			return cmp > 0;
+		case CF_OP_LTE:
+			return cmp <= 0;
+		case CF_OP_LT:
+			return cmp < 0;
 	}
-	return true;
+	return false;				/* not reached */
+}
+
+/* Whether row key has a live value of e's column that satisfies e: a read by name. */
+static bool
+expr_matches_by_name(CfTarget *t, const bytea *key, const CfIndexExpr *e, Snapshot snapshot)
+{
+	CfSliceSpec spec;
+	CfSliceState *slice;
+	CfOutCell	c;
+	bool		ok;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.key = (bytea *) key;
+	spec.start = spec.finish = e->name;
+	spec.count = 1;
+	slice = cfSliceBegin(t->rel, &spec, snapshot);
+	ok = cfSliceNext(slice, &c) && expr_holds(e, c.value);
+	cfSliceEnd(slice);
+	return ok;
 }
 
 /* A search in progress: the rows returned, and the expressions they must satisfy. */
 typedef struct CfSearch
 {
 	CfRowsOut	out;
+
+	/*
+	 * The expressions: first nbyname on columns outside the predicate's
+	 * range, read by name; then those the slice's cells decide, while open.
+	 */
 	const CfIndexExpr *exprs;
 	int			nexprs;
+	int			nbyname;
+	bool	   *open;
+
+	/* the cells of the row being read that wait for its expressions */
+	CfOutCell  *held;
+	int			nheld;
+	int			maxheld;
+	Size		heldbytes;
+	bytea	   *heldkey;
+	MemoryContext rowcxt;		/* the held cells' bytes, reset per row */
 } CfSearch;
 
+/* Compare two column names in the order of the predicate's slice. */
+static int
+slice_order(const CfSearch *sr, const bytea *a, const bytea *b)
+{
+	int			c = cfTypeCompare(sr->out.t->cf->comparator,
+								  (const uint8 *) VARDATA_ANY(a), VARSIZE_ANY_EXHDR(a),
+								  (const uint8 *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b));
+
+	c = (c > 0) - (c < 0);
+	return sr->out.spec->reversed ? -c : c;
+}
+
 /*
- * Emit the predicate's slice of a candidate row if it matches; true once
- * key_count rows have been returned.
+ * Order the expressions of a search (a copy, in sr): those on columns the
+ * predicate's range cannot hold first (they are read by name, before the
+ * slice, so a row they reject is not sliced), then those its cells decide.
+ */
+static void
+order_expressions(CfSearch *sr, const CfIndexExpr *exprs, int n)
+{
+	const CfSliceSpec *spec = sr->out.spec;
+	CfIndexExpr *ordered = palloc(sizeof(CfIndexExpr) * n);
+	bool	   *inrange = palloc(sizeof(bool) * n);
+	int			next = 0;
+
+	for (int i = 0; i < n; i++)
+	{
+		inrange[i] = (spec->start == NULL || slice_order(sr, exprs[i].name, spec->start) >= 0) &&
+			(spec->finish == NULL || slice_order(sr, exprs[i].name, spec->finish) <= 0);
+		if (!inrange[i])
+			ordered[next++] = exprs[i];
+	}
+	sr->nbyname = next;
+	for (int i = 0; i < n; i++)
+		if (inrange[i])
+			ordered[next++] = exprs[i];
+	pfree(inrange);
+	sr->exprs = ordered;
+	sr->nexprs = n;
+	sr->open = palloc(sizeof(bool) * n);
+}
+
+/* Keep a copy of a cell of the row being read until its expressions are decided. */
+static void
+hold_cell(CfSearch *sr, const CfOutCell *c)
+{
+	MemoryContext old;
+	CfOutCell  *h;
+
+	Assert(c->sc == NULL);
+	if (sr->nheld == sr->maxheld)
+	{
+		/* the array serves every row: it lives beside rowcxt, not in it */
+		sr->maxheld = Max(16, sr->maxheld * 2);
+		sr->held = sr->held ? repalloc(sr->held, sizeof(CfOutCell) * sr->maxheld)
+			: MemoryContextAlloc(MemoryContextGetParent(sr->rowcxt), sizeof(CfOutCell) * sr->maxheld);
+	}
+	old = MemoryContextSwitchTo(sr->rowcxt);
+	if (sr->heldkey == NULL)
+		sr->heldkey = cfMakeBytea(VARDATA_ANY(c->key), VARSIZE_ANY_EXHDR(c->key));
+	h = &sr->held[sr->nheld++];
+	*h = *c;
+	h->key = sr->heldkey;
+	h->name = cfMakeBytea(VARDATA_ANY(c->name), VARSIZE_ANY_EXHDR(c->name));
+	h->value = cfMakeBytea(VARDATA_ANY(c->value), VARSIZE_ANY_EXHDR(c->value));
+	sr->heldbytes += VARSIZE_ANY(c->name) + VARSIZE_ANY(c->value) + sizeof(CfOutCell);
+	MemoryContextSwitchTo(old);
+}
+
+/* Return the cells held, in the order they were read. */
+static void
+emit_held(CfSearch *sr)
+{
+	for (int i = 0; i < sr->nheld; i++)
+		cfEmitCell(sr->out.fcinfo, sr->out.t->cf, &sr->held[i]);
+	sr->nheld = 0;
+}
+
+/*
+ * Decide the open expressions that cell c of the row's slice reaches:
+ * those on its column, by its value, and those on a column it has passed,
+ * which then has no live value.  False if one of them fails.
+ */
+static bool
+check_cell(CfSearch *sr, const CfOutCell *c, int *nopen)
+{
+	for (int i = sr->nbyname; i < sr->nexprs; i++)
+	{
+		const CfIndexExpr *e = &sr->exprs[i];
+		int			cmp;
+
+		if (!sr->open[i])
+			continue;
+		cmp = slice_order(sr, c->name, e->name);
+		if (cmp < 0)
+			continue;			/* not reached yet */
+		sr->open[i] = false;
+		(*nopen)--;
+		if (cmp > 0 || !expr_holds(e, c->value))
+			return false;
+	}
+	return true;
+}
+
+/* Whether row key satisfies the open expressions, each read by name. */
+static bool
+open_match_by_name(CfSearch *sr, const bytea *key, Snapshot snapshot)
+{
+	for (int i = sr->nbyname; i < sr->nexprs; i++)
+		if (sr->open[i] && !expr_matches_by_name(sr->out.t, key, &sr->exprs[i], snapshot))
+			return false;
+	return true;
+}
+
+/*
+ * Emit the predicate's slice of a candidate row if it matches, reading the
+ * row once where the slice holds the expressions' columns (see the file
+ * header); true once key_count rows have been returned.
  */
 static bool
 search_row(bytea *key, void *arg)
 {
 	CfSearch   *sr = (CfSearch *) arg;
+	Snapshot	snapshot = GetActiveSnapshot();
+	CfSliceState *slice;
+	CfOutCell	c;
+	int			nopen = sr->nexprs - sr->nbyname;
+	int64		items = 0;
+	bool		fails = false;
 
-	if (!row_matches(sr->out.t, key, sr->exprs, sr->nexprs, GetActiveSnapshot()))
+	for (int i = 0; i < sr->nbyname; i++)
+		if (!expr_matches_by_name(sr->out.t, key, &sr->exprs[i], snapshot))
+			return false;
+
+	for (int i = sr->nbyname; i < sr->nexprs; i++)
+		sr->open[i] = true;
+	sr->nheld = 0;
+	sr->heldbytes = 0;
+	sr->heldkey = NULL;
+	MemoryContextReset(sr->rowcxt);
+	sr->out.spec->key = key;
+	slice = cfSliceBegin(sr->out.t->rel, sr->out.spec, snapshot);
+	while (cfSliceNext(slice, &c))
+	{
+		CHECK_FOR_INTERRUPTS();
+		items++;
+		if (nopen > 0)
+		{
+			if (!check_cell(sr, &c, &nopen))
+			{
+				fails = true;
+				break;
+			}
+			if (nopen > 0)
+			{
+				if (sr->heldbytes < (Size) work_mem * 1024)
+				{
+					hold_cell(sr, &c);
+					continue;
+				}
+				/* too much to hold: decide the rest by name, then stream */
+				if (!open_match_by_name(sr, key, snapshot))
+				{
+					fails = true;
+					break;
+				}
+				nopen = 0;
+			}
+			emit_held(sr);
+		}
+		cfEmitCell(sr->out.fcinfo, sr->out.t->cf, &c);
+	}
+	cfSliceEnd(slice);
+	if (fails)
 		return false;
-	return cfEmitRow(&sr->out, key);
+	if (nopen > 0)
+	{
+		/* the range ended before those columns (they are not live), or the count ran out */
+		if (items < sr->out.spec->count || !open_match_by_name(sr, key, snapshot))
+			return false;
+		emit_held(sr);
+	}
+	return cfRowEmitted(&sr->out, items);
 }
 
 /* Follow the index of expression e from start_key. */
@@ -334,8 +524,17 @@ cfstore_get_indexed_slices(PG_FUNCTION_ARGS)
 	cfBeginResult(fcinfo);
 	if (spec.count > 0)
 	{
-		CfSearch	sr = {{fcinfo, &t, &spec, key_count, 0}, exprs, nexprs};
+		CfSearch	sr;
 
+		Assert(!t.cf->is_super);	/* no indexes on Super column families */
+		memset(&sr, 0, sizeof(sr));
+		sr.out.fcinfo = fcinfo;
+		sr.out.t = &t;
+		sr.out.spec = &spec;
+		sr.out.key_count = key_count;
+		order_expressions(&sr, exprs, nexprs);
+		sr.rowcxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore indexed row",
+										  ALLOCSET_DEFAULT_SIZES);
 		for (int i = 0; i < nexprs && use == NULL; i++)
 			if (exprs[i].op == CF_OP_EQ && exprs[i].def != NULL && exprs[i].def->index_id != 0 &&
 				VARSIZE_ANY_EXHDR(exprs[i].value) > 0)
@@ -347,6 +546,7 @@ cfstore_get_indexed_slices(PG_FUNCTION_ARGS)
 			/* the only indexed EQ is on the empty value, which indexes do not hold */
 			cfForEachRowKey(t.rel, start_key, search_row, &sr);
 		}
+		MemoryContextDelete(sr.rowcxt);
 	}
 	cfTargetClose(&t);
 	return (Datum) 0;

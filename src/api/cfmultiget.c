@@ -96,16 +96,26 @@ cfEmitSlice(FunctionCallInfo fcinfo, CfTarget *t, const CfSliceSpec *spec)
 }
 
 /*
- * Add the predicate's slice of row key to a key_count-limited read; a row
- * that returns nothing does not count.  True once key_count rows have.
+ * Count a row of a key_count-limited read that added n cells; a row that
+ * returns nothing does not count.  True once key_count rows have.
+ */
+bool
+cfRowEmitted(CfRowsOut *out, int64 n)
+{
+	if (n > 0)
+		out->found++;
+	return out->found >= out->key_count;
+}
+
+/*
+ * Add the predicate's slice of row key to a key_count-limited read; true
+ * once key_count rows have returned something.
  */
 bool
 cfEmitRow(CfRowsOut *out, bytea *key)
 {
 	out->spec->key = key;
-	if (cfEmitSlice(out->fcinfo, out->t, out->spec) > 0)
-		out->found++;
-	return out->found >= out->key_count;
+	return cfRowEmitted(out, cfEmitSlice(out->fcinfo, out->t, out->spec));
 }
 
 /*
