@@ -398,8 +398,6 @@ cfFdwToDatum(const CfFdwTable *t, const CfFdwColumn *col, const uint8 *data, int
 	Oid			typid = col->typid;
 
 	*isnull = false;
-	if (t->cf->is_counter && col->role == CF_FDW_VALUE)
-		type = t->cf->default_validator;
 	if (typid == BYTEAOID)
 		return PointerGetDatum(cfMakeBytea(data, len));
 	if (typid == TEXTOID || typid == VARCHAROID)
@@ -583,6 +581,47 @@ composite_component(const uint8 *name, int len, int i, const uint8 **data, int *
 }
 
 /*
+ * A name or value the storage engine returned (a plain varlena copy, valid
+ * as long as the row) as the column's datum without copying it, where its
+ * bytes are the datum's: bytea, text of UTF-8 (verified) or ASCII bytes,
+ * and the 16 bytes of a uuid or timeuuid.  False if it must be converted.
+ */
+static bool
+datum_in_place(const CfFdwTable *t, const CfFdwColumn *col, const bytea *v, const uint8 *name, int namelen,
+			   Datum *out)
+{
+	const CfType *type;
+	int			len = VARSIZE(v) - VARHDRSZ;
+
+	if (VARATT_IS_EXTENDED(v))
+		return false;
+	if (col->typid == BYTEAOID)
+	{
+		*out = PointerGetDatum(v);
+		return true;
+	}
+	type = column_type(t, col, name, namelen);
+	if (col->typid == TEXTOID || col->typid == VARCHAROID)
+	{
+		if (type->kind == CF_UTF8 && GetDatabaseEncoding() == PG_UTF8 &&
+			pg_verify_mbstr(PG_UTF8, VARDATA(v), len, true))
+		{
+			*out = PointerGetDatum(v);
+			return true;
+		}
+		return false;
+	}
+	if (len == CF_UUID_LEN && (type->kind == CF_TIMEUUID || type->kind == CF_UUID ||
+							   type->kind == CF_LEXICALUUID) &&
+		(col->typid == UUIDOID || col->typid == cfTimeuuidOid()))
+	{
+		*out = PointerGetDatum(VARDATA(v));
+		return true;
+	}
+	return false;
+}
+
+/*
  * Fill the columns of a foreign table row (those needed, by attnum - 1)
  * from a cell the storage engine returned.
  */
@@ -614,7 +653,10 @@ cfFdwFillSlot(const CfFdwTable *t, const CfOutCell *c, const bool *needed, Datum
 											 VARSIZE_ANY_EXHDR(c->sc), name, namelen, &nulls[i]);
 				break;
 			case CF_FDW_NAME:
-				if (col->component < 0)
+				if (col->component < 0 && namelen > 0 &&
+					datum_in_place(t, col, c->name, name, namelen, &values[i]))
+					nulls[i] = false;
+				else if (col->component < 0)
 					values[i] = cfFdwToDatum(t, col, name, namelen, name, namelen, &nulls[i]);
 				else
 				{
@@ -626,6 +668,12 @@ cfFdwFillSlot(const CfFdwTable *t, const CfOutCell *c, const bool *needed, Datum
 				}
 				break;
 			case CF_FDW_VALUE:
+				if (!c->is_counter && VARSIZE_ANY_EXHDR(c->value) > 0 &&
+					datum_in_place(t, col, c->value, name, namelen, &values[i]))
+				{
+					nulls[i] = false;
+					break;
+				}
 				values[i] = cfFdwToDatum(t, col, (const uint8 *) VARDATA_ANY(c->value),
 										 VARSIZE_ANY_EXHDR(c->value), name, namelen, &nulls[i]);
 				break;

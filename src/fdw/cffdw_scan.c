@@ -251,6 +251,8 @@ eval_bounds(ForeignScanState *node, CfFdwScanState *st, bytea **lo, bytea **hi)
 	int			k = 0;
 
 	*lo = *hi = NULL;
+	if (neq == 0 && st->lox < 0 && st->hix < 0)
+		return true;			/* no bounds: the whole row */
 	initStringInfo(&prefix);
 	foreach(lc, st->eqx)
 	{
