@@ -296,7 +296,28 @@ SELECT key, column_name, value FROM fdwmod.std WHERE key LIKE 'copy%' OR key = '
 SELECT cfstore.verify('FdwMod', 'Std');
 
 -- ---------------------------------------------------------------------------
--- 11. Secondary indexes follow the writes; TRUNCATE empties the column
+-- 11. A foreign table as a partition: rows are routed to it, and moved
+--     into it; ON CONFLICT cannot be honoured
+-- ---------------------------------------------------------------------------
+CREATE TABLE fdwmod.parted (key text COLLATE "C", column_name text COLLATE "C", value text,
+    writetime bigint, ttl integer) PARTITION BY LIST (key);
+CREATE FOREIGN TABLE fdwmod.parted_cf PARTITION OF fdwmod.parted FOR VALUES IN ('p1', 'p2')
+  SERVER cfstore OPTIONS (keyspace 'FdwMod', column_family 'Std');
+CREATE TABLE fdwmod.parted_local PARTITION OF fdwmod.parted DEFAULT;
+INSERT INTO fdwmod.parted VALUES ('p1', 'a', 'routed', 1, NULL), ('local', 'a', 'stays here', 1, NULL);
+COPY fdwmod.parted (key, column_name, value, writetime) FROM stdin;
+p2	a	copied	2
+\.
+UPDATE fdwmod.parted SET key = 'p2', column_name = 'moved' WHERE key = 'local';
+SELECT tableoid::regclass, key, column_name, value, writetime FROM fdwmod.parted WHERE key IN ('p1', 'p2', 'local');
+SELECT key, column_name, value FROM cfstore.multiget_slice('FdwMod', 'Std', ARRAY['p1', 'p2']);
+INSERT INTO fdwmod.std VALUES ('p1', 'a', 'v', 1) ON CONFLICT DO NOTHING;
+INSERT INTO fdwmod.parted VALUES ('p1', 'a', 'v', 1) ON CONFLICT DO NOTHING;
+DELETE FROM fdwmod.parted WHERE key IN ('p1', 'p2');
+SELECT count(*) FROM fdwmod.parted WHERE key IN ('p1', 'p2', 'local');
+
+-- ---------------------------------------------------------------------------
+-- 12. Secondary indexes follow the writes; TRUNCATE empties the column
 --     family and its indexes
 -- ---------------------------------------------------------------------------
 INSERT INTO fdwmod.idx VALUES ('u1', 'state', 'TX', 1), ('u2', 'state', 'CA', 1), ('u3', 'state', 'TX', 1),
@@ -323,7 +344,7 @@ SELECT * FROM fdwmod.std;
 SELECT cfstore.verify('FdwMod', 'Std');
 
 -- ---------------------------------------------------------------------------
--- 12. Privileges: the foreign table's (checked by the executor) and the
+-- 13. Privileges: the foreign table's (checked by the executor) and the
 --     storage relation's, as the function API checks them: INSERT to
 --     write, DELETE to write tombstones, TRUNCATE to truncate
 -- ---------------------------------------------------------------------------
@@ -383,7 +404,7 @@ SELECT count(*) FROM fdwmod.std;
 RESET ROLE;
 
 -- ---------------------------------------------------------------------------
--- 13. Clean up
+-- 14. Clean up
 -- ---------------------------------------------------------------------------
 SELECT cfstore.verify('FdwMod', 'Std');
 SELECT cfstore.verify('FdwMod', 'Cnt');

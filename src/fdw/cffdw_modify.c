@@ -29,6 +29,10 @@
  *	 DELETE	a tombstone of the cell at now (a counter: as remove_counter).
  *	 TRUNCATE  cfstore.truncate of the column family (indexes included).
  *
+ * ON CONFLICT is refused: a write never conflicts with the versions there.
+ * COPY FROM, and rows routed to a foreign partition, come through
+ * BeginForeignInsert.
+ *
  * The old cell of UPDATE and DELETE is known by its address, which the
  * scan returns as row identity columns (not ctid, which a cell does not
  * have); a counter UPDATE also gets the old value, and DELETE ... RETURNING
@@ -141,6 +145,31 @@ cf_add_update_targets(PlannerInfo *root, Index rtindex, RangeTblEntry *target_rt
 	if (op == CMD_DELETE && root->parse->returningList != NIL)
 		add_row_identity_var(root, makeVar(rtindex, InvalidAttrNumber, RECORDOID, -1, InvalidOid, 0),
 							 rtindex, "wholerow");
+}
+
+/* Refuse ON CONFLICT, which a cell write cannot honour (plan may be NULL: COPY). */
+static void
+check_no_conflict_clause(const ModifyTable *plan)
+{
+	if (plan != NULL && plan->onConflictAction != ONCONFLICT_NONE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("ON CONFLICT is not supported on cfstore foreign tables"),
+				 errhint("An INSERT is an upsert already: of the versions of a cell, the latest writetime wins.")));
+}
+
+/*
+ * PlanForeignModify: nothing to plan, but ON CONFLICT cannot be honoured
+ * (a write never conflicts: it is a new version).
+ */
+static List *
+cf_plan_modify(PlannerInfo *root, ModifyTable *plan, Index resultRelation, int subplan_index)
+{
+	(void) root;
+	(void) resultRelation;
+	(void) subplan_index;
+	check_no_conflict_clause(plan);
+	return NIL;
 }
 
 /* IsForeignRelUpdatable: INSERT, UPDATE and DELETE. */
@@ -284,6 +313,8 @@ cf_begin_insert(ModifyTableState *mtstate, ResultRelInfo *rinfo)
 
 	if (rinfo->ri_FdwState != NULL)
 		return;
+	/* a row routed to this partition by INSERT ... ON CONFLICT */
+	check_no_conflict_clause((ModifyTable *) mtstate->ps.plan);
 	/* COPY has no plan, and no es_output_cid: it writes with the current command id */
 	st = begin_modify(estate, rinfo,
 					  mtstate->ps.plan != NULL ? estate->es_output_cid : GetCurrentCommandId(true));
@@ -788,6 +819,7 @@ cfFdwModifyRoutines(FdwRoutine *routine)
 {
 	routine->AddForeignUpdateTargets = cf_add_update_targets;
 	routine->IsForeignRelUpdatable = cf_is_updatable;
+	routine->PlanForeignModify = cf_plan_modify;
 	routine->BeginForeignModify = cf_begin_modify;
 	routine->ExecForeignInsert = cf_exec_insert;
 	routine->ExecForeignBatchInsert = cf_exec_batch_insert;
