@@ -42,7 +42,8 @@
  * texts; of a composite name's components only trailing ones may be NULL
  * (a prefix name, which reads back that way).  Reading shows the empty
  * value as NULL for every SQL type but text and bytea, so a NULL value of
- * those types writes the empty value; of text and bytea it is refused.
+ * those types writes the empty value; of text and bytea (and of a
+ * counter) it is refused.
  *
  * Privileges: the executor checks the foreign table's; the storage
  * relation's are checked here as the function API checks them: INSERT to
