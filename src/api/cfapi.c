@@ -112,16 +112,21 @@ text_is(const text *t, const char *s)
 	return strlen(s) == len && memcmp(VARDATA_ANY(t), s, len) == 0;
 }
 
-/* Raise the error for a missing privilege on a column family. */
-static void
-permission_denied(const CfColumnFamily *cf, AclMode mode)
+/*
+ * Raise the error for a missing privilege on a column family (mode is
+ * ACL_SELECT, ACL_INSERT, ACL_DELETE or ACL_TRUNCATE).
+ */
+void
+cfPermissionDenied(const CfColumnFamily *cf, AclMode mode)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 			 errmsg("permission denied for column family %s.%s", cf->keyspace, cf->name),
 			 errdetail("%s needs the %s privilege on table cfstore_data.cf_%d.",
-					   mode == ACL_SELECT ? "Reading" : mode == ACL_INSERT ? "Writing" : "Removing",
-					   mode == ACL_SELECT ? "SELECT" : mode == ACL_INSERT ? "INSERT" : "DELETE",
+					   mode == ACL_SELECT ? "Reading" : mode == ACL_INSERT ? "Writing"
+					   : mode == ACL_TRUNCATE ? "Truncating" : "Removing",
+					   mode == ACL_SELECT ? "SELECT" : mode == ACL_INSERT ? "INSERT"
+					   : mode == ACL_TRUNCATE ? "TRUNCATE" : "DELETE",
 					   cf->id)));
 }
 
@@ -152,7 +157,7 @@ cfTargetOpen(CfTarget *t, FunctionCallInfo fcinfo, AclMode mode)
 		t->cf = call->cf;
 		relid = call->relid;
 		if (pg_class_aclcheck_ext(relid, GetUserId(), mode, &missing) != ACLCHECK_OK && !missing)
-			permission_denied(t->cf, mode);
+			cfPermissionDenied(t->cf, mode);
 	}
 	else
 		missing = true;
@@ -164,7 +169,7 @@ cfTargetOpen(CfTarget *t, FunctionCallInfo fcinfo, AclMode mode)
 		call->generation = cfCatalogGeneration();
 		relid = cfStorageRelid(t->cf->id, false);
 		if (pg_class_aclcheck(relid, GetUserId(), mode) != ACLCHECK_OK)
-			permission_denied(t->cf, mode);
+			cfPermissionDenied(t->cf, mode);
 		strlcpy(call->keyspace, t->cf->keyspace, CF_NAME_BUFSIZE);
 		strlcpy(call->name, t->cf->name, CF_NAME_BUFSIZE);
 		call->relid = relid;

@@ -32,6 +32,7 @@ extern bool cfArgIsNull(FunctionCallInfo fcinfo, int argno);
 extern bytea *cfArgBytes(FunctionCallInfo fcinfo, int argno, const CfType *type, const char *slot);
 extern bytea *cfArgBound(FunctionCallInfo fcinfo, int argno, const CfType *type, const char *slot);
 extern void cfInvalidRequest(const char *fmt,...) pg_attribute_printf(1, 2);
+extern void cfPermissionDenied(const CfColumnFamily *cf, AclMode mode) pg_attribute_noreturn();
 extern void cfEmitCells(FunctionCallInfo fcinfo, const CfColumnFamily *cf, CfSliceState *slice);
 extern void cfEmitCell(FunctionCallInfo fcinfo, const CfColumnFamily *cf, const CfOutCell *c);
 

@@ -3,15 +3,833 @@
  * cffdw_modify.c
  *	  INSERT, UPDATE, DELETE and TRUNCATE on a cfstore foreign table.
  *
+ * A row of a foreign table is one cell: (key, [super_column], column_name
+ * or column1..N) address it, value, writetime and ttl are its version.
+ * Every change is written through cfWriteCell, the write path of the
+ * function API (validation with Cassandra's texts, TTL defaults, secondary
+ * indexes), in the caller's transaction and stamped with the statement's
+ * command id, so the statement's own scan does not see what it writes.
+ * Nothing is ever changed in place: storage is append-only and readers
+ * reconcile (cassandra-semantics.md §4-§7).
+ *
+ *	 INSERT	one cell version, as cfstore.insert: writetime NULL is now (in
+ *			microseconds), ttl NULL is the column family's
+ *			default_time_to_live.  Last write wins.  In a counter column
+ *			family the value is an increment, as cfstore.add (an INSERT
+ *			that created nothing is no use to a counter, and UPDATE cannot
+ *			create one).  RETURNING shows the writetime and ttl used.
+ *	 UPDATE	a new version of the cell at now, or at the writetime the SET
+ *			list gives; the ttl is the SET list's or the default, as for an
+ *			INSERT (an unchanged writetime or ttl is not carried over).  A
+ *			changed key, super column or name also writes a tombstone of
+ *			the old cell at the same timestamp (a move).  In a counter
+ *			column family the change of the value is added (new - old,
+ *			where old is what the statement read), so increments made
+ *			meanwhile by others are kept; a counter cannot move.
+ *	 DELETE	a tombstone of the cell at now (a counter: as remove_counter).
+ *	 TRUNCATE  cfstore.truncate of the column family (indexes included).
+ *
+ * ON CONFLICT is refused: a write never conflicts with the versions there.
+ * COPY FROM, and rows routed to a foreign partition, come through
+ * BeginForeignInsert.
+ *
+ * The old cell of UPDATE and DELETE is known by its address, which the
+ * scan returns as row identity columns (not ctid, which a cell does not
+ * have); a counter UPDATE also gets the old value, and DELETE ... RETURNING
+ * the whole old row.
+ *
+ * NULLs.  A NULL key, super column or name is refused with Cassandra's
+ * texts; of a composite name's components only trailing ones may be NULL
+ * (a prefix name, which reads back that way).  Reading shows the empty
+ * value as NULL for every SQL type but text and bytea, so a NULL value of
+ * those types writes the empty value; of text and bytea (and of a
+ * counter) it is refused.
+ *
+ * Privileges: the executor checks the foreign table's; the storage
+ * relation's are checked here as the function API checks them: INSERT to
+ * write (INSERT, UPDATE, counter increments), DELETE to write tombstones
+ * (DELETE, and UPDATEs that may move a cell), TRUNCATE to truncate.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include "fdw/cffdw.h"
+#include "access/htup_details.h"
+#include "access/sysattr.h"
+#include "access/table.h"
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "commands/explain.h"
+#include "common/int.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "optimizer/appendinfo.h"
+#include "parser/parse_func.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
 
-/* Install the modification callbacks (none yet: the table is read-only). */
+#include "api/cfapi.h"
+#include "api/cfargs.h"
+#include "fdw/cffdw.h"
+#include "storage/cfwrite.h"
+
+/* Rows an INSERT hands over at a time (INSERT ... SELECT). */
+#define CF_FDW_BATCH_SIZE 100
+
+/* The largest ttl (semantics §6). */
+#define CF_FDW_MAX_TTL 630720000
+
+/* The name of the junk column that carries old row column attno. */
+#define CF_FDW_ROWID_FORMAT "cfstore_rowid_%d"
+
+/* Where a cell is: the encodings of its key, super column and name. */
+typedef struct CfFdwAddress
+{
+	bytea	   *key;
+	bytea	   *sc;				/* NULL in a Standard column family */
+	bytea	   *name;
+} CfFdwAddress;
+
+/* The executor state of a modification of one foreign table. */
+typedef struct CfFdwModifyState
+{
+	CfFdwTable *t;				/* a copy of the table map, for the statement */
+	Relation	rel;			/* the storage relation */
+	CommandId	cid;
+	bool		from_insert;	/* made by BeginForeignInsert */
+	/* UPDATE, DELETE: junk columns of the subplan's output (0: none) */
+	AttrNumber *old_att;		/* by attnum - 1: the old row's column */
+	AttrNumber	wholerow_att;	/* DELETE ... RETURNING */
+	/* UPDATE: what the SET list changes */
+	bool		set_writetime;
+	bool		set_ttl;
+	MemoryContext rowcxt;		/* reset for every row */
+} CfFdwModifyState;
+
+/* ---------------------------------------------------------------------
+ * Planning
+ * ---------------------------------------------------------------------
+ */
+
+/* Add a column of the target relation as a row identity column. */
+static void
+add_identity(PlannerInfo *root, Index rtindex, Relation rel, AttrNumber attno)
+{
+	Form_pg_attribute att = TupleDescAttr(RelationGetDescr(rel), attno - 1);
+	Var		   *var = makeVar(rtindex, attno, att->atttypid, att->atttypmod, att->attcollation, 0);
+
+	add_row_identity_var(root, var, rtindex, psprintf(CF_FDW_ROWID_FORMAT, attno));
+}
+
+/*
+ * AddForeignUpdateTargets: the old cell's address (key, super column,
+ * name components) as row identity; a counter UPDATE also needs the old
+ * value, DELETE ... RETURNING the whole old row.
+ */
+static void
+cf_add_update_targets(PlannerInfo *root, Index rtindex, RangeTblEntry *target_rte, Relation target_relation)
+{
+	CfFdwTable *t = cfFdwTableGet(RelationGetRelid(target_relation));
+	CmdType		op = root->parse->commandType;
+
+	(void) target_rte;
+	add_identity(root, rtindex, target_relation, t->key_att);
+	if (t->sc_att != 0)
+		add_identity(root, rtindex, target_relation, t->sc_att);
+	for (int i = 0; i < t->nname; i++)
+		add_identity(root, rtindex, target_relation, t->name_att[i]);
+	if (op == CMD_UPDATE && t->cf->is_counter && t->value_att != 0)
+		add_identity(root, rtindex, target_relation, t->value_att);
+	if (op == CMD_DELETE && root->parse->returningList != NIL)
+		add_row_identity_var(root, makeVar(rtindex, InvalidAttrNumber, RECORDOID, -1, InvalidOid, 0),
+							 rtindex, "wholerow");
+}
+
+/* Refuse ON CONFLICT, which a cell write cannot honour (plan may be NULL: COPY). */
+static void
+check_no_conflict_clause(const ModifyTable *plan)
+{
+	if (plan != NULL && plan->onConflictAction != ONCONFLICT_NONE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("ON CONFLICT is not supported on cfstore foreign tables"),
+				 errhint("An INSERT is an upsert already: of the versions of a cell, the latest writetime wins.")));
+}
+
+/*
+ * PlanForeignModify: nothing to plan, but ON CONFLICT cannot be honoured
+ * (a write never conflicts: it is a new version).
+ */
+static List *
+cf_plan_modify(PlannerInfo *root, ModifyTable *plan, Index resultRelation, int subplan_index)
+{
+	(void) root;
+	(void) resultRelation;
+	(void) subplan_index;
+	check_no_conflict_clause(plan);
+	return NIL;
+}
+
+/* IsForeignRelUpdatable: INSERT, UPDATE and DELETE. */
+static int
+cf_is_updatable(Relation rel)
+{
+	(void) rel;
+	return (1 << CMD_INSERT) | (1 << CMD_UPDATE) | (1 << CMD_DELETE);
+}
+
+/* ---------------------------------------------------------------------
+ * Execution state
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * A copy of a table map that lives as long as the statement (the cached
+ * map is rebuilt when the catalog changes; the column family it points at
+ * stays valid until the end of the transaction).
+ */
+static CfFdwTable *
+copy_table(const CfFdwTable *src)
+{
+	CfFdwTable *t = palloc(sizeof(CfFdwTable));
+
+	*t = *src;
+	t->cols = palloc(sizeof(CfFdwColumn) * Max(src->natts, 1));
+	memcpy(t->cols, src->cols, sizeof(CfFdwColumn) * src->natts);
+	for (int i = 0; i < src->natts; i++)
+		if (src->cols[i].attname != NULL)
+			t->cols[i].attname = pstrdup(src->cols[i].attname);
+	return t;
+}
+
+/* Raise the permission error unless the user has privilege mode on the storage relation. */
+static void
+check_privilege(const CfFdwTable *t, AclMode mode)
+{
+	if (pg_class_aclcheck(t->storage_relid, GetUserId(), mode) != ACLCHECK_OK)
+		cfPermissionDenied(t->cf, mode);
+}
+
+/* Set up the modification of a foreign table (its storage relation opened). */
+static CfFdwModifyState *
+begin_modify(EState *estate, ResultRelInfo *rinfo, CommandId cid)
+{
+	MemoryContext old = MemoryContextSwitchTo(estate->es_query_cxt);
+	CfFdwModifyState *st = palloc0(sizeof(CfFdwModifyState));
+
+	st->t = copy_table(cfFdwTableGet(RelationGetRelid(rinfo->ri_RelationDesc)));
+	st->cid = cid;
+	st->rowcxt = AllocSetContextCreate(estate->es_query_cxt, "cfstore foreign modify", ALLOCSET_SMALL_SIZES);
+	MemoryContextSwitchTo(old);
+	return st;
+}
+
+/* Open the storage relation of a modification once its privileges are checked. */
+static void
+open_storage(CfFdwModifyState *st)
+{
+	st->rel = table_open(st->t->storage_relid, RowExclusiveLock);
+}
+
+/* The attnum of a junk column of the subplan's output, or an error. */
+static AttrNumber
+junk_att(Plan *subplan, const char *name)
+{
+	AttrNumber	att = ExecFindJunkAttributeInTlist(subplan->targetlist, name);
+
+	if (!AttributeNumberIsValid(att))
+		elog(ERROR, "could not find junk column \"%s\"", name);
+	return att;
+}
+
+/* BeginForeignModify: check privileges, open the storage relation, find the old row's columns. */
+static void
+cf_begin_modify(ModifyTableState *mtstate, ResultRelInfo *rinfo, List *fdw_private, int subplan_index,
+				int eflags)
+{
+	EState	   *estate = mtstate->ps.state;
+	CmdType		op = mtstate->operation;
+	CfFdwModifyState *st;
+	const CfFdwTable *t;
+
+	(void) fdw_private;
+	(void) subplan_index;
+	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
+		return;
+	st = begin_modify(estate, rinfo, estate->es_output_cid);
+	t = st->t;
+	if (op == CMD_UPDATE)
+	{
+		Bitmapset  *cols = ExecGetUpdatedCols(rinfo, estate);
+		bool		moves = false;
+
+#define CF_SET(att) ((att) != 0 && bms_is_member((att) - FirstLowInvalidHeapAttributeNumber, cols))
+		st->set_writetime = CF_SET(t->writetime_att);
+		st->set_ttl = CF_SET(t->ttl_att);
+		moves = CF_SET(t->key_att) || CF_SET(t->sc_att);
+		for (int i = 0; i < t->nname; i++)
+			moves |= CF_SET(t->name_att[i]);
+#undef CF_SET
+		check_privilege(t, ACL_INSERT);
+		if (moves && !t->cf->is_counter)
+			check_privilege(t, ACL_DELETE);
+	}
+	else
+		check_privilege(t, op == CMD_DELETE ? ACL_DELETE : ACL_INSERT);
+	if (op == CMD_UPDATE || op == CMD_DELETE)
+	{
+		Plan	   *subplan = outerPlanState(mtstate)->plan;
+		MemoryContext old = MemoryContextSwitchTo(estate->es_query_cxt);
+
+		st->old_att = palloc0(sizeof(AttrNumber) * Max(t->natts, 1));
+		for (int i = 0; i < t->natts; i++)
+		{
+			const CfFdwColumn *col = &t->cols[i];
+
+			if (col->role == CF_FDW_KEY || col->role == CF_FDW_SUPER || col->role == CF_FDW_NAME ||
+				(col->role == CF_FDW_VALUE && op == CMD_UPDATE && t->cf->is_counter))
+				st->old_att[i] = junk_att(subplan, psprintf(CF_FDW_ROWID_FORMAT, i + 1));
+		}
+		/* RETURNING is set up after this: the whole row is there if it needs it */
+		if (op == CMD_DELETE)
+			st->wholerow_att = ExecFindJunkAttributeInTlist(subplan->targetlist, "wholerow");
+		MemoryContextSwitchTo(old);
+	}
+	open_storage(st);
+	rinfo->ri_FdwState = st;
+}
+
+/*
+ * BeginForeignInsert: the same for COPY FROM and for rows routed to a
+ * partition.  A result relation of the statement already has its state.
+ */
+static void
+cf_begin_insert(ModifyTableState *mtstate, ResultRelInfo *rinfo)
+{
+	EState	   *estate = mtstate->ps.state;
+	CfFdwModifyState *st;
+
+	if (rinfo->ri_FdwState != NULL)
+		return;
+	/* a row routed to this partition by INSERT ... ON CONFLICT */
+	check_no_conflict_clause((ModifyTable *) mtstate->ps.plan);
+	/* COPY has no plan, and no es_output_cid: it writes with the current command id */
+	st = begin_modify(estate, rinfo,
+					  mtstate->ps.plan != NULL ? estate->es_output_cid : GetCurrentCommandId(true));
+	st->from_insert = true;
+	check_privilege(st->t, ACL_INSERT);
+	open_storage(st);
+	rinfo->ri_FdwState = st;
+}
+
+/* Close what a modification opened. */
+static void
+end_modify(CfFdwModifyState *st)
+{
+	if (st == NULL || st->rel == NULL)
+		return;
+	table_close(st->rel, NoLock);
+	st->rel = NULL;
+	MemoryContextDelete(st->rowcxt);
+}
+
+/* EndForeignModify. */
+static void
+cf_end_modify(EState *estate, ResultRelInfo *rinfo)
+{
+	(void) estate;
+	end_modify((CfFdwModifyState *) rinfo->ri_FdwState);
+}
+
+/* EndForeignInsert: only what BeginForeignInsert made. */
+static void
+cf_end_insert(EState *estate, ResultRelInfo *rinfo)
+{
+	CfFdwModifyState *st = (CfFdwModifyState *) rinfo->ri_FdwState;
+
+	(void) estate;
+	if (st != NULL && st->from_insert)
+		end_modify(st);
+}
+
+/* GetForeignModifyBatchSize: rows are batched unless each must come back at once. */
+static int
+cf_batch_size(ResultRelInfo *rinfo)
+{
+	TriggerDesc *trig = rinfo->ri_TrigDesc;
+
+	if (rinfo->ri_projectReturning != NULL || rinfo->ri_WithCheckOptions != NIL ||
+		(trig != NULL && (trig->trig_insert_before_row || trig->trig_insert_after_row)))
+		return 1;
+	return CF_FDW_BATCH_SIZE;
+}
+
+/* ExplainForeignModify: the batch size of an INSERT (VERBOSE). */
+static void
+cf_explain_modify(ModifyTableState *mtstate, ResultRelInfo *rinfo, List *fdw_private, int subplan_index,
+				  ExplainState *es)
+{
+	(void) fdw_private;
+	(void) subplan_index;
+	if (es->verbose && mtstate->operation == CMD_INSERT && rinfo->ri_BatchSize > 0)
+		ExplainPropertyInteger("Batch Size", NULL, rinfo->ri_BatchSize, es);
+}
+
+/* ---------------------------------------------------------------------
+ * Rows to cells
+ * ---------------------------------------------------------------------
+ */
+
+/* Append one composite name component with end-of-component byte 0. */
+static void
+append_component(StringInfo buf, const bytea *v)
+{
+	int			len = VARSIZE_ANY_EXHDR(v);
+
+	if (len > 0xFFFF)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("CompositeType component is %d bytes long; the limit is 65535", len)));
+	appendStringInfoChar(buf, (char) ((len >> 8) & 0xff));
+	appendStringInfoChar(buf, (char) (len & 0xff));
+	appendBinaryStringInfo(buf, VARDATA_ANY(v), len);
+	appendStringInfoChar(buf, 0);
+}
+
+/*
+ * The address of the cell a row (values and nulls by attnum - 1) names,
+ * checked in Cassandra's order: key, super column, name.
+ */
+static void
+row_address(const CfFdwTable *t, const Datum *values, const bool *nulls, CfFdwAddress *a)
+{
+	const CfColumnFamily *cf = t->cf;
+	int			ki = t->key_att - 1;
+
+	memset(a, 0, sizeof(*a));
+	if (nulls[ki])
+		cfInvalidRequest("Key may not be empty");
+	a->key = cfFdwFromDatum(t, &t->cols[ki], values[ki], NULL, 0);
+	if (cf->is_super)
+	{
+		int			si = t->sc_att - 1;
+
+		if (t->sc_att == 0 || nulls[si])
+			cfInvalidRequest("missing mandatory super column name for super CF %s", cf->name);
+		a->sc = cfFdwFromDatum(t, &t->cols[si], values[si], NULL, 0);
+	}
+	if (t->nname == 1)
+	{
+		int			ni = t->name_att[0] - 1;
+
+		if (nulls[ni])
+			cfInvalidRequest("column name must not be empty");
+		a->name = cfFdwFromDatum(t, &t->cols[ni], values[ni], NULL, 0);
+	}
+	else
+	{
+		StringInfoData buf;
+		int			last = -1;
+
+		/* trailing NULL components: a prefix name */
+		for (int k = 0; k < t->nname; k++)
+			if (!nulls[t->name_att[k] - 1])
+				last = k;
+		if (last < 0)
+			cfInvalidRequest("column name must not be empty");
+		initStringInfo(&buf);
+		for (int k = 0; k <= last; k++)
+		{
+			int			ni = t->name_att[k] - 1;
+
+			if (nulls[ni])
+				ereport(ERROR,
+						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						 errmsg("column \"%s\" of a column name must not be NULL when \"%s\" is given",
+								t->cols[ni].attname, t->cols[t->name_att[last] - 1].attname),
+						 errhint("Only the last components of a composite name may be left out.")));
+			append_component(&buf, cfFdwFromDatum(t, &t->cols[ni], values[ni], NULL, 0));
+		}
+		a->name = cfMakeBytea(buf.data, buf.len);
+	}
+}
+
+/* Whether two byte strings (or NULLs) are equal. */
+static bool
+bytes_equal(const bytea *a, const bytea *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return VARSIZE_ANY_EXHDR(a) == VARSIZE_ANY_EXHDR(b) &&
+		memcmp(VARDATA_ANY(a), VARDATA_ANY(b), VARSIZE_ANY_EXHDR(a)) == 0;
+}
+
+/* Whether two addresses are the same cell. */
+static bool
+same_cell(const CfFdwAddress *a, const CfFdwAddress *b)
+{
+	return bytes_equal(a->key, b->key) && bytes_equal(a->sc, b->sc) && bytes_equal(a->name, b->name);
+}
+
+/*
+ * The encoding of a row's value for the cell named name.  A NULL is the
+ * empty value where reading shows the empty value as NULL (every type but
+ * text and bytea); otherwise Cassandra's "Column value is required".
+ * Validation is left to cfWriteCell, for Cassandra's message.
+ */
+static bytea *
+row_value(const CfFdwTable *t, const Datum *values, const bool *nulls, const bytea *name)
+{
+	const CfFdwColumn *col;
+	const CfType *validator;
+
+	if (t->value_att == 0)
+		cfInvalidRequest("Column value is required");
+	col = &t->cols[t->value_att - 1];
+	if (nulls[t->value_att - 1])
+	{
+		if (t->cf->is_counter || col->typid == TEXTOID || col->typid == VARCHAROID || col->typid == BYTEAOID)
+			cfInvalidRequest("Column value is required");
+		return cfMakeBytea("", 0);
+	}
+	validator = t->cf->is_counter || t->cf->ncolumns == 0 ? t->cf->default_validator
+		: cfCatalogValueValidator(t->cf, (const uint8 *) VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name));
+	return cfArgToBytes(validator, values[t->value_att - 1], col->typid, col->attname);
+}
+
+/* A counter value (an 8-byte CounterColumnType encoding) as an integer. */
+static int64
+counter_of(const bytea *v)
+{
+	if (VARSIZE_ANY_EXHDR(v) != 8)
+		cfInvalidRequest("Expected 8 or 0 byte long (%d)", (int) VARSIZE_ANY_EXHDR(v));
+	return (int64) cfReadBe64((const uint8 *) VARDATA_ANY(v));
+}
+
+/* A row's ttl (validated as Cassandra does), or false if it is NULL. */
+static bool
+row_ttl(const CfFdwTable *t, const Datum *values, const bool *nulls, int32 *ttl)
+{
+	int			ti = t->ttl_att - 1;
+	int64		v;
+
+	if (t->ttl_att == 0 || nulls[ti])
+		return false;
+	v = t->cols[ti].typid == INT8OID ? DatumGetInt64(values[ti]) : DatumGetInt32(values[ti]);
+	if (v <= 0)
+		cfInvalidRequest("ttl must be positive");
+	if (v > CF_FDW_MAX_TTL)
+		cfInvalidRequest("ttl is too large. requested (" INT64_FORMAT ") maximum (%d)", v, CF_FDW_MAX_TTL);
+	*ttl = (int32) v;
+	return true;
+}
+
+/* Write one cell version of kind to the cell at a. */
+static void
+write_cell(CfFdwModifyState *st, const CfFdwAddress *a, CfWriteKind kind, const bytea *value,
+		   int64 writetime, bool has_writetime, int32 ttl, bool has_ttl)
+{
+	CfWrite		w;
+
+	memset(&w, 0, sizeof(w));
+	w.cf = st->t->cf;
+	w.kind = kind;
+	w.key = (const uint8 *) VARDATA_ANY(a->key);
+	w.keylen = VARSIZE_ANY_EXHDR(a->key);
+	if (a->sc != NULL)
+	{
+		w.sc = (const uint8 *) VARDATA_ANY(a->sc);
+		w.sclen = VARSIZE_ANY_EXHDR(a->sc);
+		w.has_sc = true;
+	}
+	w.name = (const uint8 *) VARDATA_ANY(a->name);
+	w.namelen = VARSIZE_ANY_EXHDR(a->name);
+	if (value != NULL)
+	{
+		w.value = (const uint8 *) VARDATA_ANY(value);
+		w.valuelen = VARSIZE_ANY_EXHDR(value);
+	}
+	w.writetime = writetime;
+	w.has_writetime = has_writetime;
+	w.ttl = ttl;
+	w.has_ttl = has_ttl;
+	w.cid = st->cid;
+	cfWriteCell(st->rel, &w);
+}
+
+/*
+ * Store in slot the row written, with the writetime and ttl the cell got
+ * (for RETURNING and triggers); called in the row's memory context.
+ */
+static void
+return_version(const CfFdwTable *t, TupleTableSlot *slot, int64 writetime, bool has_ttl, int32 ttl)
+{
+	TupleDesc	desc = slot->tts_tupleDescriptor;
+	Datum	   *values = palloc(sizeof(Datum) * desc->natts);
+	bool	   *nulls = palloc(sizeof(bool) * desc->natts);
+	MemoryContext old;
+	HeapTuple	tuple;
+
+	memcpy(values, slot->tts_values, sizeof(Datum) * desc->natts);
+	memcpy(nulls, slot->tts_isnull, sizeof(bool) * desc->natts);
+	if (!has_ttl && t->cf->default_time_to_live > 0)
+	{
+		ttl = t->cf->default_time_to_live;
+		has_ttl = true;
+	}
+	if (t->writetime_att != 0)
+	{
+		values[t->writetime_att - 1] = Int64GetDatum(writetime);
+		nulls[t->writetime_att - 1] = false;
+	}
+	if (t->ttl_att != 0)
+	{
+		values[t->ttl_att - 1] = t->cols[t->ttl_att - 1].typid == INT8OID ? Int64GetDatum(ttl)
+			: Int32GetDatum(ttl);
+		nulls[t->ttl_att - 1] = !has_ttl;
+	}
+	old = MemoryContextSwitchTo(slot->tts_mcxt);
+	tuple = heap_form_tuple(desc, values, nulls);
+	MemoryContextSwitchTo(old);
+	ExecForceStoreHeapTuple(tuple, slot, true);
+}
+
+/* Write the cell a row of INSERT gives. */
+static void
+insert_row(CfFdwModifyState *st, ResultRelInfo *rinfo, TupleTableSlot *slot)
+{
+	const CfFdwTable *t = st->t;
+	MemoryContext old;
+	CfFdwAddress a;
+	bytea	   *value;
+	int64		writetime;
+	bool		given_writetime;
+	int32		ttl = 0;
+	bool		has_ttl;
+
+	MemoryContextReset(st->rowcxt);
+	old = MemoryContextSwitchTo(st->rowcxt);
+	slot_getallattrs(slot);
+	row_address(t, slot->tts_values, slot->tts_isnull, &a);
+	if (t->cf->is_counter)
+	{
+		value = row_value(t, slot->tts_values, slot->tts_isnull, a.name);
+		write_cell(st, &a, CF_WRITE_COUNTER, value, 0, false, 0, false);
+		MemoryContextSwitchTo(old);
+		return;
+	}
+	has_ttl = row_ttl(t, slot->tts_values, slot->tts_isnull, &ttl);
+	value = row_value(t, slot->tts_values, slot->tts_isnull, a.name);
+	given_writetime = t->writetime_att != 0 && !slot->tts_isnull[t->writetime_att - 1];
+	writetime = given_writetime ? DatumGetInt64(slot->tts_values[t->writetime_att - 1]) : cfNowMicros();
+	write_cell(st, &a, CF_WRITE_COLUMN, value, writetime, true, ttl, has_ttl);
+	if (rinfo->ri_projectReturning != NULL || rinfo->ri_TrigDesc != NULL)
+		return_version(t, slot, writetime, has_ttl, ttl);
+	MemoryContextSwitchTo(old);
+}
+
+/* ExecForeignInsert. */
+static TupleTableSlot *
+cf_exec_insert(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slot, TupleTableSlot *planSlot)
+{
+	(void) estate;
+	(void) planSlot;
+	insert_row((CfFdwModifyState *) rinfo->ri_FdwState, rinfo, slot);
+	return slot;
+}
+
+/* ExecForeignBatchInsert: the rows of a batch, in order. */
+static TupleTableSlot **
+cf_exec_batch_insert(EState *estate, ResultRelInfo *rinfo, TupleTableSlot **slots, TupleTableSlot **planSlots,
+					 int *numSlots)
+{
+	CfFdwModifyState *st = (CfFdwModifyState *) rinfo->ri_FdwState;
+
+	(void) estate;
+	(void) planSlots;
+	for (int i = 0; i < *numSlots; i++)
+	{
+		insert_row(st, rinfo, slots[i]);
+		CHECK_FOR_INTERRUPTS();
+	}
+	return slots;
+}
+
+/*
+ * The old row of UPDATE or DELETE, as much of it as the junk columns
+ * carry (the address; the value of a counter), by attnum - 1.
+ */
+static void
+old_row(CfFdwModifyState *st, TupleTableSlot *planSlot, Datum *values, bool *nulls)
+{
+	for (int i = 0; i < st->t->natts; i++)
+	{
+		values[i] = (Datum) 0;
+		nulls[i] = true;
+		if (st->old_att[i] != 0)
+			values[i] = ExecGetJunkAttribute(planSlot, st->old_att[i], &nulls[i]);
+	}
+}
+
+/* ExecForeignUpdate: a new version of the cell, moved if its address changed. */
+static TupleTableSlot *
+cf_exec_update(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slot, TupleTableSlot *planSlot)
+{
+	CfFdwModifyState *st = (CfFdwModifyState *) rinfo->ri_FdwState;
+	const CfFdwTable *t = st->t;
+	MemoryContext old;
+	Datum	   *ovalues;
+	bool	   *onulls;
+	CfFdwAddress oa,
+				a;
+	bytea	   *value;
+	int64		writetime;
+	int32		ttl = 0;
+	bool		has_ttl = false;
+
+	(void) estate;
+	MemoryContextReset(st->rowcxt);
+	old = MemoryContextSwitchTo(st->rowcxt);
+	ovalues = palloc(sizeof(Datum) * Max(t->natts, 1));
+	onulls = palloc(sizeof(bool) * Max(t->natts, 1));
+	old_row(st, planSlot, ovalues, onulls);
+	row_address(t, ovalues, onulls, &oa);
+	slot_getallattrs(slot);
+	row_address(t, slot->tts_values, slot->tts_isnull, &a);
+	if (t->cf->is_counter)
+	{
+		int64		delta;
+		uint64		be;
+
+		if (!same_cell(&oa, &a))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("cannot change the key or name of a counter"),
+					 errhint("Delete the counter and insert the new one.")));
+		value = row_value(t, slot->tts_values, slot->tts_isnull, a.name);
+		if (onulls[t->value_att - 1])
+			elog(ERROR, "counter UPDATE without the old value");
+		if (pg_sub_s64_overflow(counter_of(value),
+								counter_of(row_value(t, ovalues, onulls, oa.name)), &delta))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("bigint out of range")));
+		if (delta != 0)
+		{
+			be = pg_hton64((uint64) delta);
+			write_cell(st, &a, CF_WRITE_COUNTER, cfMakeBytea(&be, 8), 0, false, 0, false);
+		}
+		MemoryContextSwitchTo(old);
+		return slot;
+	}
+	if (st->set_ttl)
+		has_ttl = row_ttl(t, slot->tts_values, slot->tts_isnull, &ttl);
+	value = row_value(t, slot->tts_values, slot->tts_isnull, a.name);
+	if (st->set_writetime && !slot->tts_isnull[t->writetime_att - 1])
+		writetime = DatumGetInt64(slot->tts_values[t->writetime_att - 1]);
+	else
+		writetime = cfNowMicros();
+	if (!same_cell(&oa, &a))
+		write_cell(st, &oa, CF_WRITE_TOMBSTONE, NULL, writetime, true, 0, false);
+	write_cell(st, &a, CF_WRITE_COLUMN, value, writetime, true, ttl, has_ttl);
+	if (rinfo->ri_projectReturning != NULL || rinfo->ri_TrigDesc != NULL)
+		return_version(t, slot, writetime, has_ttl, ttl);
+	MemoryContextSwitchTo(old);
+	return slot;
+}
+
+/* ExecForeignDelete: a tombstone of the cell (the old row comes back for RETURNING). */
+static TupleTableSlot *
+cf_exec_delete(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slot, TupleTableSlot *planSlot)
+{
+	CfFdwModifyState *st = (CfFdwModifyState *) rinfo->ri_FdwState;
+	const CfFdwTable *t = st->t;
+	MemoryContext old;
+	Datum	   *ovalues;
+	bool	   *onulls;
+	CfFdwAddress oa;
+
+	(void) estate;
+	MemoryContextReset(st->rowcxt);
+	old = MemoryContextSwitchTo(st->rowcxt);
+	ovalues = palloc(sizeof(Datum) * Max(t->natts, 1));
+	onulls = palloc(sizeof(bool) * Max(t->natts, 1));
+	old_row(st, planSlot, ovalues, onulls);
+	row_address(t, ovalues, onulls, &oa);
+	write_cell(st, &oa, CF_WRITE_TOMBSTONE, NULL, 0, false, 0, false);
+	MemoryContextSwitchTo(old);
+	if (st->wholerow_att != 0)
+	{
+		bool		isnull;
+		Datum		d = ExecGetJunkAttribute(planSlot, st->wholerow_att, &isnull);
+		HeapTupleHeader td;
+		HeapTupleData tuple;
+		HeapTuple	copy;
+
+		if (isnull)
+			elog(ERROR, "wholerow is NULL");
+		td = DatumGetHeapTupleHeader(d);
+		tuple.t_len = HeapTupleHeaderGetDatumLength(td);
+		ItemPointerSetInvalid(&tuple.t_self);
+		tuple.t_tableOid = RelationGetRelid(rinfo->ri_RelationDesc);
+		tuple.t_data = td;
+		old = MemoryContextSwitchTo(slot->tts_mcxt);
+		copy = heap_copytuple(&tuple);
+		MemoryContextSwitchTo(old);
+		ExecForceStoreHeapTuple(copy, slot, true);
+	}
+	return slot;
+}
+
+/* ---------------------------------------------------------------------
+ * TRUNCATE
+ * ---------------------------------------------------------------------
+ */
+
+/* ExecForeignTruncate: cfstore.truncate of each table's column family. */
+static void
+cf_exec_truncate(List *rels, DropBehavior behavior, bool restart_seqs)
+{
+	Oid			argtypes[2] = {TEXTOID, TEXTOID};
+	Oid			fn = LookupFuncName(list_make2(makeString("cfstore"), makeString("truncate")), 2, argtypes,
+									false);
+	ListCell   *lc;
+
+	(void) behavior;
+	(void) restart_seqs;
+	foreach(lc, rels)
+	{
+		CfFdwTable *t = cfFdwTableGet(RelationGetRelid((Relation) lfirst(lc)));
+		char		keyspace[CF_NAME_BUFSIZE];
+		char		name[CF_NAME_BUFSIZE];
+
+		check_privilege(t, ACL_TRUNCATE);
+		/* the map may be rebuilt meanwhile: keep the names */
+		strlcpy(keyspace, t->cf->keyspace, sizeof(keyspace));
+		strlcpy(name, t->cf->name, sizeof(name));
+		OidFunctionCall2(fn, CStringGetTextDatum(keyspace), CStringGetTextDatum(name));
+	}
+}
+
+/* Install the modification callbacks. */
 void
 cfFdwModifyRoutines(FdwRoutine *routine)
 {
-	(void) routine;
+	routine->AddForeignUpdateTargets = cf_add_update_targets;
+	routine->IsForeignRelUpdatable = cf_is_updatable;
+	routine->PlanForeignModify = cf_plan_modify;
+	routine->BeginForeignModify = cf_begin_modify;
+	routine->ExecForeignInsert = cf_exec_insert;
+	routine->ExecForeignBatchInsert = cf_exec_batch_insert;
+	routine->GetForeignModifyBatchSize = cf_batch_size;
+	routine->ExecForeignUpdate = cf_exec_update;
+	routine->ExecForeignDelete = cf_exec_delete;
+	routine->EndForeignModify = cf_end_modify;
+	routine->ExplainForeignModify = cf_explain_modify;
+	routine->BeginForeignInsert = cf_begin_insert;
+	routine->EndForeignInsert = cf_end_insert;
+	routine->ExecForeignTruncate = cf_exec_truncate;
 }
