@@ -17,6 +17,7 @@
 
 #include "access/reloptions.h"
 #include "access/table.h"
+#include "access/xact.h"
 #include "catalog/pg_foreign_table.h"
 #include "catalog/pg_type.h"
 #include "commands/defrem.h"
@@ -353,7 +354,14 @@ cfFdwTableGet(Oid relid)
 		MemoryContextSwitchTo(old);
 		/* the entry may have moved: the hash table is not changed meanwhile */
 		e = hash_search(cf_fdw_cache, &relid, HASH_FIND, NULL);
-		if (e->cxt != NULL)
+		/*
+		 * A scan of this transaction may still hold the old map (another
+		 * scan's lock taken meanwhile can have processed the invalidation):
+		 * it goes with the transaction, not now.
+		 */
+		if (e->cxt != NULL && IsTransactionState())
+			MemoryContextSetParent(e->cxt, TopTransactionContext);
+		else if (e->cxt != NULL)
 			MemoryContextDelete(e->cxt);
 		e->cxt = cxt;
 		e->table = t;
