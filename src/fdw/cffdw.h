@@ -21,15 +21,15 @@
  * the caller's transaction; the privileges checked are the foreign
  * table's, by the executor, and the storage relation's, by the wrapper.
  * The canonical foreign table "<keyspace>"."<column_family>", which the
- * catalog functions create, alter and drop, starts with the same ACL as
- * the storage relation.
+ * catalog functions create, alter and drop, has the same ACL as the
+ * storage relation (cffdw_acl.c keeps them equal).
  *
  * Files: cffdw.c (handler, options, the table map, value conversions),
  * cffdw_plan.c (paths, pushdown, plans), cffdw_scan.c (execution,
  * EXPLAIN), cffdw_modify.c (INSERT / UPDATE / DELETE / TRUNCATE),
  * cffdw_import.c (the foreign table's definition, the canonical foreign
- * table, IMPORT FOREIGN SCHEMA), cffdw_acl.c (the privileges of the
- * canonical foreign table and the storage relation).
+ * table, IMPORT FOREIGN SCHEMA), cffdw_acl.c (GRANT and REVOKE on the
+ * canonical foreign table apply to the storage relation, and back).
  *
  *-------------------------------------------------------------------------
  */

@@ -40,3 +40,13 @@ CREATE FUNCTION cfstore._foreign_table(keyspace text, column_family text) RETURN
   AS 'MODULE_PATHNAME', 'cfstore_foreign_table' LANGUAGE C STRICT STABLE;
 COMMENT ON FUNCTION cfstore._foreign_table(text, text) IS
   'The foreign table "<keyspace>"."<column_family>" of a column family, or NULL if it was dropped';
+
+-- GRANT and REVOKE on a column family's foreign table apply to its storage
+-- relation as well, and the other way round, as the same user
+-- (src/fdw/cffdw_acl.c).
+CREATE FUNCTION cfstore._acl_mirror() RETURNS event_trigger
+  AS 'MODULE_PATHNAME', 'cfstore_acl_mirror' LANGUAGE C;
+COMMENT ON FUNCTION cfstore._acl_mirror() IS
+  'Internal: keeps the privileges of each column family''s foreign table and storage relation equal';
+CREATE EVENT TRIGGER cfstore_acl_mirror ON ddl_command_end WHEN TAG IN ('GRANT', 'REVOKE')
+  EXECUTE FUNCTION cfstore._acl_mirror();
