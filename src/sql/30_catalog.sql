@@ -4,12 +4,13 @@
 -- Design.  The catalog is three extension tables, dumped by pg_dump through
 -- pg_extension_config_dump.  A keyspace is also a PostgreSQL schema of the
 -- same name, holding each column family's foreign table "<keyspace>"."<cf>"
--- (src/fdw/cffdw_import.c), and whoever owns that schema owns the keyspace.  The DDL functions run as the caller
--- (SECURITY INVOKER): creating the schema needs CREATE on the database, as
--- SQL would require.  The tables are writable by everyone, but row triggers
--- (the *_guard functions) let a role change only the rows of keyspaces it
--- owns and keep what must never change (names, column type, comparators)
--- unchanged; so writing the tables directly is no way around the rules.
+-- (src/fdw/cffdw_import.c), and whoever owns that schema owns the keyspace.
+-- The DDL functions run as the caller (SECURITY INVOKER): creating the
+-- schema needs CREATE on the database, as SQL would require.  The tables
+-- are writable by everyone, but row triggers (the *_guard functions) let a
+-- role change only the rows of keyspaces it owns and keep what must never
+-- change (names, column type, comparators) unchanged; so writing the tables
+-- directly is no way around the rules.
 -- Each column family has an integer id, stable for its life, for the storage
 -- relation and foreign table later layers attach to it.  DDL serialises on
 -- a lock on cfstore.keyspace so that concurrent calls give the Cassandra
