@@ -37,7 +37,8 @@ OBJS = \
 	src/fdw/cffdw_plan.o \
 	src/fdw/cffdw_scan.o \
 	src/fdw/cffdw_modify.o \
-	src/fdw/cffdw_import.o
+	src/fdw/cffdw_import.o \
+	src/fdw/cffdw_acl.o
 
 # The install script is assembled from one file per subsystem, in order.
 SQL_PARTS = \

@@ -189,8 +189,8 @@ unknown_column(const CfFdwTable *t, const char *attname)
 }
 
 /* Whether any column_metadata validator maps to another SQL type than the default's. */
-static bool
-mixed_validators(const CfColumnFamily *cf)
+bool
+cfFdwMixedValidators(const CfColumnFamily *cf)
 {
 	Oid			def = cfFdwSqlType(cf->default_validator);
 
@@ -220,7 +220,7 @@ build_table(Oid relid, const CfColumnFamily *cf)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("column family %s.%s has %d name components; a foreign table maps at most %d",
 						cf->keyspace, cf->name, t->nname, CF_FDW_MAX_COMPONENTS)));
-	t->value_as_text = mixed_validators(cf);
+	t->value_as_text = cfFdwMixedValidators(cf);
 	for (int i = 0; i < desc->natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(desc, i);

@@ -19,12 +19,17 @@
  *
  * The storage relation is read and written through the storage C API in
  * the caller's transaction; the privileges checked are the foreign
- * table's, by the executor.
+ * table's, by the executor, and the storage relation's, by the wrapper.
+ * The canonical foreign table "<keyspace>"."<column_family>", which the
+ * catalog functions create, alter and drop, has the same ACL as the
+ * storage relation (cffdw_acl.c keeps them equal).
  *
  * Files: cffdw.c (handler, options, the table map, value conversions),
  * cffdw_plan.c (paths, pushdown, plans), cffdw_scan.c (execution,
  * EXPLAIN), cffdw_modify.c (INSERT / UPDATE / DELETE / TRUNCATE),
- * cffdw_import.c (the foreign table's definition, IMPORT FOREIGN SCHEMA).
+ * cffdw_import.c (the foreign table's definition, the canonical foreign
+ * table, IMPORT FOREIGN SCHEMA), cffdw_acl.c (GRANT and REVOKE on the
+ * canonical foreign table apply to the storage relation, and back).
  *
  *-------------------------------------------------------------------------
  */
@@ -38,6 +43,10 @@
 
 #include "catalog/cfcatalog.h"
 #include "storage/cfstorage.h"
+
+/* The wrapper, and the server of the canonical foreign tables. */
+#define CF_FDW_WRAPPER "cfstore_fdw"
+#define CF_FDW_SERVER "cfstore"
 
 /* What a foreign table column holds. */
 typedef enum CfFdwRole
@@ -94,6 +103,7 @@ extern bool cfFdwEncodeExact(const CfType *type, Datum value, Oid valtype, bytea
 extern void cfFdwFillSlot(const CfFdwTable *t, const CfOutCell *c, const bool *needed,
 						  Datum *values, bool *nulls);
 extern Oid	cfFdwSqlType(const CfType *type);
+extern bool cfFdwMixedValidators(const CfColumnFamily *cf);
 
 /* cffdw_plan.c */
 extern void cfFdwGetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel, Oid foreigntableid);
@@ -115,6 +125,12 @@ extern void cfFdwExplainForeignScan(ForeignScanState *node, struct ExplainState 
 extern void cfFdwModifyRoutines(FdwRoutine *routine);
 
 /* cffdw_import.c */
+extern char *cfFdwTableDefinition(const CfColumnFamily *cf, const char *schema, const char *server);
+extern bool cfFdwTableNames(Oid relid, char **keyspace, char **column_family);
+extern Oid	cfFdwCanonicalTable(const char *keyspace, const char *column_family);
 extern List *cfFdwImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid);
+
+/* cffdw_acl.c */
+extern void cfFdwCopyAcl(Oid from, Oid to);
 
 #endif							/* CFFDW_H */

@@ -3,13 +3,14 @@
 --
 -- Design.  The catalog is three extension tables, dumped by pg_dump through
 -- pg_extension_config_dump.  A keyspace is also a PostgreSQL schema of the
--- same name (it will hold the column families' foreign tables), and whoever
--- owns that schema owns the keyspace.  The DDL functions run as the caller
--- (SECURITY INVOKER): creating the schema needs CREATE on the database, as
--- SQL would require.  The tables are writable by everyone, but row triggers
--- (the *_guard functions) let a role change only the rows of keyspaces it
--- owns and keep what must never change (names, column type, comparators)
--- unchanged; so writing the tables directly is no way around the rules.
+-- same name, holding each column family's foreign table "<keyspace>"."<cf>"
+-- (src/fdw/cffdw_import.c), and whoever owns that schema owns the keyspace.
+-- The DDL functions run as the caller (SECURITY INVOKER): creating the
+-- schema needs CREATE on the database, as SQL would require.  The tables
+-- are writable by everyone, but row triggers (the *_guard functions) let a
+-- role change only the rows of keyspaces it owns and keep what must never
+-- change (names, column type, comparators) unchanged; so writing the tables
+-- directly is no way around the rules.
 -- Each column family has an integer id, stable for its life, for the storage
 -- relation and foreign table later layers attach to it.  DDL serialises on
 -- a lock on cfstore.keyspace so that concurrent calls give the Cassandra
@@ -279,6 +280,9 @@ BEGIN
       hint => 'A keyspace is also the PostgreSQL schema of its name: drop or rename that schema, or choose another keyspace name.');
   END IF;
   EXECUTE format('CREATE SCHEMA %I', keyspace);
+  -- as cfstore_data: the GRANTs on the column families' foreign tables
+  -- alone decide who reads and writes them, as they do for the function API
+  EXECUTE format('GRANT USAGE ON SCHEMA %I TO PUBLIC', keyspace);
   INSERT INTO cfstore.keyspace (name, strategy_class, strategy_options)
   VALUES (keyspace, cls, jsonb_build_object('replication_factor', replication_factor::text));
 END $$;
@@ -291,6 +295,7 @@ SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   cf_id integer;
   ix integer;
+  ft regclass;
 BEGIN
   PERFORM cfstore._check_keyspace_exists(keyspace);
   PERFORM cfstore._lock_catalog();
@@ -301,6 +306,12 @@ BEGIN
   PERFORM cfstore._check_keyspace_owner(keyspace);
   cf_id := (SELECT cf.id FROM cfstore.column_family cf
              WHERE cf.keyspace = drop_column_family.keyspace AND cf.name = column_family);
+  -- the foreign table first, if the user has not dropped it (RESTRICT: a
+  -- view on it stops the drop)
+  ft := cfstore._foreign_table(keyspace, column_family);
+  IF ft IS NOT NULL THEN
+    EXECUTE format('DROP FOREIGN TABLE %s', ft);
+  END IF;
   FOR ix IN SELECT d.index_id FROM cfstore.column_definition d
              WHERE d.column_family_id = cf_id AND d.index_id IS NOT NULL LOOP
     EXECUTE format('DROP TABLE IF EXISTS cfstore_data.%I', 'cf_' || ix);
@@ -572,6 +583,7 @@ BEGIN
   INSERT INTO cfstore.column_definition
   SELECT * FROM cfstore._column_definitions(new_id, column_family, column_type, cmp, subcmp, defcls, column_metadata);
   PERFORM cfstore._storage_create(new_id);
+  PERFORM cfstore._foreign_table_create(new_id);
   PERFORM cfstore._index_sync(new_id, '{}');
 END $$;
 COMMENT ON FUNCTION cfstore.create_column_family(text, text, text, text, text, text, text, jsonb, integer, integer, text) IS
@@ -590,6 +602,7 @@ DECLARE
   keycls text;
   old_meta jsonb;
   old_defs cfstore.column_definition[];
+  old_ddl text;
 BEGIN
   PERFORM cfstore._check_keyspace_exists(keyspace);
   PERFORM cfstore._lock_catalog();
@@ -599,6 +612,7 @@ BEGIN
     PERFORM cfstore._error(format('unconfigured columnfamily %s', column_family), '42P01');
   END IF;
   PERFORM cfstore._check_keyspace_owner(keyspace);
+  old_ddl := cfstore._foreign_table_ddl(cf.id, keyspace);
 
   defcls := coalesce(cfstore.type_name(default_validation_class), cf.default_validation_class);
   keycls := coalesce(cfstore.type_name(key_validation_class), cf.key_validation_class);
@@ -639,6 +653,10 @@ BEGIN
   SELECT * FROM cfstore._column_definitions(cf.id, cf.name, cf.column_type, cf.comparator, cf.subcomparator,
                                             defcls, column_metadata);
   PERFORM cfstore._index_sync(cf.id, old_defs);
+  -- new validators may map the key or the value to another SQL type
+  IF cfstore._foreign_table_ddl(cf.id, keyspace) <> old_ddl THEN
+    PERFORM cfstore._foreign_table_alter(cf.id);
+  END IF;
 END $$;
 COMMENT ON FUNCTION cfstore.update_column_family(text, text, text, text, jsonb, integer, integer, text) IS
   'Change a column family''s validators, column_metadata, gc_grace_seconds, default_time_to_live or comment; NULL leaves a setting unchanged';

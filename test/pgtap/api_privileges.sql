@@ -3,7 +3,8 @@
 -- SELECT, insert, add and batch_mutate need INSERT, remove, remove_counter
 -- and batch_mutate deletions need DELETE.  The keyspace owner (and its members) can do everything; a GRANT
 -- on the storage relation gives another role access, a REVOKE takes it
--- away again.
+-- away again.  (GRANTs on the column family's foreign table reach the
+-- storage relation too: fdw_privileges.sql.)
 BEGIN;
 SELECT plan(68);
 

@@ -5,7 +5,8 @@
 # extension configuration tables first), then each storage relation's live
 # cells are COPYed back in.  The restored side must return the same slices
 # and counter totals, keep TTL expiry instants, pass verify, and keep
-# working.
+# working; the column families' foreign tables (restored by pg_dump's own
+# DDL) read the same rows.
 use strict;
 use warnings;
 
@@ -108,7 +109,8 @@ my %keys = (
 	Tl => q{SELECT 'user1'},
 	Later => q{SELECT 'k'});
 
-# One line per column family: md5 of the slices, md5 of the raw rows, live cells.
+# One line per column family: md5 of the slices, md5 of the raw rows, live
+# cells, md5 of the rows of its foreign table.
 sub snapshot
 {
 	my ($db) = @_;
@@ -120,7 +122,8 @@ sub snapshot
 SELECT '$cf', (SELECT md5(string_agg(s::text, ',' ORDER BY k.k, s.super_column, s.column_name))
                  FROM ($keys{$cf}) k(k), LATERAL cfstore.get_slice('Dump', '$cf', k.k, count => 1000000) s),
        (SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM $rel t),
-       (SELECT live_cells FROM cfstore.stats('Dump', '$cf'))}) . "\n";
+       (SELECT live_cells FROM cfstore.stats('Dump', '$cf')),
+       (SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) || '/' || count(*) FROM "Dump"."$cf" t)}) . "\n";
 	}
 	return $out;
 }
@@ -152,7 +155,12 @@ SELECT string_agg(column_name || ':' || coalesce(ttl::text, '-'), ',') FROM cfst
 SELECT leaf_pages > 10 FROM cfstore.stats('Dump', 'Std');});
 is($src_checks, join("\n", 4, 5, 0, 31, 20, 39, 89, 50, 0, 'defaulted:1000,forever:-', 't'),
 	'source: long values and names, tombstones, expired and defaulted cells are there');
-like($before, qr/^Std\|[0-9a-f]{32}\|[0-9a-f]{32}\|\d+$/m, 'snapshot has slices, raw rows and live cells');
+like($before, qr/^Std\|[0-9a-f]{32}\|[0-9a-f]{32}\|\d+\|[0-9a-f]{32}\/\d+$/m,
+	'snapshot has slices, raw rows, live cells and the foreign table\'s rows');
+
+is($node->safe_psql('src', join(' UNION ALL ', map {
+		qq{SELECT '$_' WHERE (SELECT count(*) FROM "Dump"."$_") <> (SELECT live_cells FROM cfstore.stats('Dump', '$_'))}
+	} @cfs)), '', 'source: each foreign table has a row per live cell');
 
 my $tmp = PostgreSQL::Test::Utils::tempdir;
 $node->command_ok([ 'pg_dump', '-Fc', '-f', "$tmp/src.dump", 'src' ], 'pg_dump -Fc with data');
