@@ -220,13 +220,10 @@ for run in $(seq 1 "$RUNS"); do
     q <<SQL
 DROP TABLE IF EXISTS peer;
 CREATE TABLE peer (key text, name cfstore.timeuuid, value text, writetime bigint, PRIMARY KEY (key, name));
-DROP FOREIGN TABLE IF EXISTS $KS.timeline;
 SELECT cfstore.drop_column_family('$KS', name) FROM cfstore.column_family WHERE keyspace = '$KS';
+-- this also creates the foreign table $KS.timeline
 SELECT cfstore.create_column_family('$KS', 'timeline', comparator => 'TimeUUIDType',
        key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type');
-CREATE FOREIGN TABLE IF NOT EXISTS $KS.timeline (key text COLLATE "C" NOT NULL,
-       column_name cfstore.timeuuid NOT NULL, value text COLLATE "C", writetime bigint, ttl integer)
-  SERVER cfstore OPTIONS (keyspace '$KS', column_family 'timeline');
 SQL
     TLREL=$(q -c "SELECT cfstore._storage_relation('$KS', 'timeline')")
 
