@@ -144,57 +144,6 @@ SELECT i, 'u' || lpad(i::text, 7, '0') AS key, c.name,
   FROM generate_series(0::bigint, $USERS - 1) i,
        (VALUES ('email'), ('grp'), ('name'), ('state')) c(name);
 
--- Blocks fetched (hits + reads) so far in this transaction from relations,
--- their TOAST tables and all their indexes (see bench/timeline.sh).
-CREATE FUNCTION bench_rel_blocks(rels regclass[]) RETURNS bigint LANGUAGE sql AS \$\$
-  SELECT coalesce(sum(pg_stat_get_xact_blocks_fetched(r)), 0)::bigint FROM (
-    SELECT rel::oid AS r FROM unnest(rels) rel
-    UNION ALL SELECT c.reltoastrelid FROM pg_class c WHERE c.oid = ANY (rels) AND c.reltoastrelid <> 0
-    UNION ALL SELECT i.indexrelid FROM pg_index i WHERE i.indrelid = ANY (rels)
-    UNION ALL SELECT i.indexrelid FROM pg_index i JOIN pg_class c ON i.indrelid = c.reltoastrelid
-               WHERE c.oid = ANY (rels)) s
-\$\$;
-
--- Shared buffers each statement of stmts touches, after two runs of warm
--- (catalog caches, cfstore's cached metapages, plans), inside one statement.
-CREATE FUNCTION bench_buffers(rels regclass[], warm text, stmts text[]) RETURNS bigint[]
-LANGUAGE plpgsql AS \$\$
-DECLARE b0 bigint; b1 bigint; s text; r bigint[] := '{}'; n bigint;
-BEGIN
-  EXECUTE warm INTO n;
-  EXECUTE warm INTO n;
-  FOREACH s IN ARRAY stmts LOOP
-    b0 := bench_rel_blocks(rels);
-    EXECUTE s INTO n;
-    b1 := bench_rel_blocks(rels);
-    r := r || (b1 - b0);
-  END LOOP;
-  RETURN r;
-END \$\$;
-
-CREATE FUNCTION bench_plan_shape(stmt text) RETURNS text LANGUAGE plpgsql AS \$\$
-DECLARE j jsonb;
-BEGIN
-  EXECUTE 'EXPLAIN (FORMAT JSON) ' || stmt INTO j;
-  RETURN (WITH RECURSIVE n(plan, depth) AS (
-            SELECT j->0->'Plan', 0
-            UNION ALL
-            SELECT c, n.depth + 1 FROM n, jsonb_array_elements(n.plan->'Plans') c)
-          SELECT string_agg(concat(plan->>'Node Type', ' ' || (plan->>'Scan Direction'),
-                                   ' on ' || (plan->>'Relation Name'), ' using ' || (plan->>'Index Name'),
-                                   ' ' || (plan->>'Function Name')), ' > ' ORDER BY depth)
-            FROM n);
-END \$\$;
-
-CREATE FUNCTION bench_time(stmt text, OUT seconds float8, OUT n bigint, OUT checksum bigint)
-LANGUAGE plpgsql AS \$\$
-DECLARE t0 timestamptz;
-BEGIN
-  t0 := clock_timestamp();
-  EXECUTE stmt INTO n, checksum;
-  seconds := extract(epoch FROM clock_timestamp() - t0);
-END \$\$;
-
 -- (a) MULTIGETS arrays of 100 distinct keys in a scattered order.
 CREATE TABLE bench_mkeys AS
   SELECT n, ARRAY(SELECT 'user' || (((n::bigint * $MKEYS + j) * $P_KEY) % $ROWS)
@@ -206,6 +155,7 @@ CREATE TABLE bench_vals AS
     FROM (SELECT n, (n::bigint * $P_VAL + 11) % $GRP_VALUES AS v FROM generate_series(0, $QUERIES - 1) n) s;
 ANALYZE bench_mkeys; ANALYZE bench_vals; ANALYZE bench_cells; ANALYZE bench_users;
 SQL
+load_sql_helpers
 STEP="write the COPY files"
 # The same cells in the same order for both engines, as bench/timeline.sh
 # writes them; cfstore's files hold the storage relation's bytea columns.
@@ -218,17 +168,7 @@ q -c "\\copy (SELECT key, name, value, writetime FROM bench_users ORDER BY i, na
 q -c "\\copy (SELECT convert_to(key, 'UTF8'), convert_to(name, 'UTF8'), CASE WHEN name = 'grp' THEN int8send(value::bigint) ELSE convert_to(value, 'UTF8') END, writetime FROM bench_users ORDER BY i, name) TO '$WORK/u_cf.copy'"
 log "datasets: $(q -c "SELECT (SELECT count(*) FROM bench_cells) || ' timeline cells, ' || (SELECT count(*) FROM bench_users) || ' users cells'")"
 
-rec() { q -c "INSERT INTO bench_rep VALUES ($1, '$2', '$3', $4, $5)"; }
-# COPY a file into a relation from psql; prints the client-side time in seconds.
 
-PER_RUN="
-  SELECT run, metric, engine, percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS value
-    FROM bench_rep GROUP BY run, metric, engine"
-PER_RUN_PAIRS="
-  SELECT r.run, r.metric, c.value AS cf, h.value AS heap, c.value / nullif(h.value, 0) AS ratio
-    FROM (SELECT DISTINCT run, metric FROM bench_rep) r
-    LEFT JOIN ($PER_RUN) c ON c.run = r.run AND c.metric = r.metric AND c.engine = 'cfstore'
-    LEFT JOIN ($PER_RUN) h ON h.run = r.run AND h.metric = r.metric AND h.engine = 'heap'"
 
 # The timed statements: (count, checksum of the text returned).
 CF_MG="SELECT count(*), sum(length(s.key) + length(s.column_name) + length(s.value)) FROM bench_mkeys k,

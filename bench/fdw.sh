@@ -121,59 +121,9 @@ CREATE TABLE bench_probes AS
   SELECT n, 'user' || ((n::bigint * $P_KEY + 3) % $ROWS) AS key FROM generate_series(0, $PROBES - 1) n;
 ANALYZE bench_cells; ANALYZE bench_probes;
 
--- Blocks fetched (hits + reads) so far in this transaction from relations,
--- their TOAST tables and all their indexes (see bench/timeline.sh).
-CREATE FUNCTION bench_rel_blocks(rels regclass[]) RETURNS bigint LANGUAGE sql AS \$\$
-  SELECT coalesce(sum(pg_stat_get_xact_blocks_fetched(r)), 0)::bigint FROM (
-    SELECT rel::oid AS r FROM unnest(rels) rel
-    UNION ALL SELECT c.reltoastrelid FROM pg_class c WHERE c.oid = ANY (rels) AND c.reltoastrelid <> 0
-    UNION ALL SELECT i.indexrelid FROM pg_index i WHERE i.indrelid = ANY (rels)
-    UNION ALL SELECT i.indexrelid FROM pg_index i JOIN pg_class c ON i.indrelid = c.reltoastrelid
-               WHERE c.oid = ANY (rels)) s
-\$\$;
-
--- Shared buffers each statement of stmts touches, after two runs of warm
--- (catalog caches, cfstore's cached metapages, plans), inside one statement.
-CREATE FUNCTION bench_buffers(rels regclass[], warm text, stmts text[]) RETURNS bigint[]
-LANGUAGE plpgsql AS \$\$
-DECLARE b0 bigint; b1 bigint; s text; r bigint[] := '{}'; n bigint;
-BEGIN
-  EXECUTE warm INTO n;
-  EXECUTE warm INTO n;
-  FOREACH s IN ARRAY stmts LOOP
-    b0 := bench_rel_blocks(rels);
-    EXECUTE s INTO n;
-    b1 := bench_rel_blocks(rels);
-    r := r || (b1 - b0);
-  END LOOP;
-  RETURN r;
-END \$\$;
-
-CREATE FUNCTION bench_plan_shape(stmt text) RETURNS text LANGUAGE plpgsql AS \$\$
-DECLARE j jsonb;
-BEGIN
-  EXECUTE 'EXPLAIN (FORMAT JSON) ' || stmt INTO j;
-  RETURN (WITH RECURSIVE n(plan, depth) AS (
-            SELECT j->0->'Plan', 0
-            UNION ALL
-            SELECT c, n.depth + 1 FROM n, jsonb_array_elements(n.plan->'Plans') c)
-          SELECT string_agg(concat(plan->>'Node Type', ' ' || (plan->>'Scan Direction'),
-                                   ' on ' || (plan->>'Relation Name'), ' using ' || (plan->>'Index Name'),
-                                   ' ' || (plan->>'Function Name')), ' > ' ORDER BY depth)
-            FROM n);
-END \$\$;
-
-CREATE FUNCTION bench_time(stmt text, OUT seconds float8, OUT n bigint, OUT checksum bigint)
-LANGUAGE plpgsql AS \$\$
-DECLARE t0 timestamptz;
-BEGIN
-  t0 := clock_timestamp();
-  EXECUTE stmt INTO n, checksum;
-  seconds := extract(epoch FROM clock_timestamp() - t0);
-END \$\$;
-
 SQL
 
+load_sql_helpers
 STEP="write the COPY files"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/cfstore_bench_fdw.XXXXXX")
 chmod 755 "$WORK"
@@ -191,15 +141,6 @@ SELECT name, value FROM peer WHERE key = 'user' || :k ORDER BY name DESC LIMIT 1
 EOF
 chmod 644 "$WORK"/*
 
-rec() { q -c "INSERT INTO bench_rep VALUES ($1, '$2', '$3', $4, $5)"; }
-PER_RUN="
-  SELECT run, metric, engine, percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS value
-    FROM bench_rep GROUP BY run, metric, engine"
-PER_RUN_PAIRS="
-  SELECT r.run, r.metric, c.value AS cf, h.value AS heap, c.value / nullif(h.value, 0) AS ratio
-    FROM (SELECT DISTINCT run, metric FROM bench_rep) r
-    LEFT JOIN ($PER_RUN) c ON c.run = r.run AND c.metric = r.metric AND c.engine = 'cfstore'
-    LEFT JOIN ($PER_RUN) h ON h.run = r.run AND h.metric = r.metric AND h.engine = 'heap'"
 
 # the nested-loop statements: (cells, checksum of the text returned)
 CF_NL="SELECT count(*), sum(length(l.column_name::text) + length(l.value)) FROM bench_probes p

@@ -69,3 +69,22 @@ SELECT m.label AS metric,
   FROM f JOIN bench_metric m USING (metric)
  ORDER BY m.ord"
 }
+
+# Create the SQL helpers of bench/lib.sql (bench_rel_blocks, bench_buffers,
+# bench_plan_shape, bench_time) in DB.
+load_sql_helpers() {
+    q -f "$(dirname "${BASH_SOURCE[0]}")/lib.sql"
+}
+
+# Record one measurement: run metric engine rep value (bench_rep).
+rec() { q -c "INSERT INTO bench_rep VALUES ($1, '$2', '$3', $4, $5)"; }
+
+# Per-run medians of bench_rep, and the per-run pairs cfstore / heap.
+PER_RUN="
+  SELECT run, metric, engine, percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS value
+    FROM bench_rep GROUP BY run, metric, engine"
+PER_RUN_PAIRS="
+  SELECT r.run, r.metric, c.value AS cf, h.value AS heap, c.value / nullif(h.value, 0) AS ratio
+    FROM (SELECT DISTINCT run, metric FROM bench_rep) r
+    LEFT JOIN ($PER_RUN) c ON c.run = r.run AND c.metric = r.metric AND c.engine = 'cfstore'
+    LEFT JOIN ($PER_RUN) h ON h.run = r.run AND h.metric = r.metric AND h.engine = 'heap'"
