@@ -88,3 +88,34 @@ PER_RUN_PAIRS="
     FROM (SELECT DISTINCT run, metric FROM bench_rep) r
     LEFT JOIN ($PER_RUN) c ON c.run = r.run AND c.metric = r.metric AND c.engine = 'cfstore'
     LEFT JOIN ($PER_RUN) h ON h.run = r.run AND h.metric = r.metric AND h.engine = 'heap'"
+
+# Drop and create the bench database DB (UTF-8, C collation; settings that
+# keep both engines' plans comparable), connecting to ADMIN_DB.
+create_bench_db() {
+    STEP="create database $DB"
+    timeout 600 psql -X -q -v ON_ERROR_STOP=1 -d "$ADMIN_DB" <<SQL
+DROP DATABASE IF EXISTS $DB;
+CREATE DATABASE $DB TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C';
+ALTER DATABASE $DB SET search_path = public, cfstore;
+ALTER DATABASE $DB SET enable_memoize = off;
+ALTER DATABASE $DB SET max_parallel_workers_per_gather = 0;
+SQL
+}
+
+# Print the machine and the server settings; refuse to run without track_counts.
+print_machine() {
+    STEP="machine and server settings"
+    echo
+    echo "== machine"
+    echo "   cpu: $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //') x $(nproc) (nproc)"
+    echo "   memory: $(free -h 2>/dev/null | awk '/^Mem:/ {print $2 " total, " $7 " available"}')"
+    q <<'SQL' | sed 's/^/   /'
+SELECT 'server: ' || version();
+SELECT format('shared_buffers=%s fsync=%s synchronous_commit=%s wal_level=%s full_page_writes=%s max_wal_size=%s',
+  current_setting('shared_buffers'), current_setting('fsync'), current_setting('synchronous_commit'),
+  current_setting('wal_level'), current_setting('full_page_writes'), current_setting('max_wal_size'));
+SQL
+    if [ "$(q -c "SHOW track_counts")" != on ]; then
+        echo "bench: track_counts is off: the shared-buffer counts would read 0" >&2; exit 2
+    fi
+}
