@@ -509,17 +509,35 @@ leaf_separator(CfRelInfo *info, const CfKey *left, const CfKey *right, CfKey *se
 }
 
 /*
+ * Room for items on the left page of a split before item first (the first
+ * on the right): what a page has besides its new high key, the separator.
+ * That is at most first's own first key: an index tuple's key on internal
+ * pages; on leaves the run's row key and super column as stored and a name
+ * of at most CF_PART_INLINE bytes (a longer one is a reference).
+ */
+static Size
+split_left_capacity(bool leaf, const CfItem *first)
+{
+	CfRunHeader hdr;
+
+	if (!leaf)
+		return page_capacity(first->len);
+	memcpy(&hdr, first->data, sizeof(hdr));
+	return page_capacity(sizeof(CfIndexTupleData) + hdr.keylen + hdr.sclen + CF_PART_INLINE);
+}
+
+/*
  * Where to split n items: the number that go left.  A leaf splits at the
  * boundary between two row keys nearest its middle, so that rows stay
  * whole and each grows on a page of its own; a page holding one row only
  * splits 90/10 when the change is at its end (rows grow at their end, as
  * timelines do), else in the middle.  Internal pages split in the middle,
  * or 90/10 at the right edge of the tree.  A choice is taken only if both
- * halves fit: the left one in lcap bytes, the right one in rcap.
+ * halves fit: the right one in rcap bytes, the left one in what a page has
+ * besides the high key the split would give it (split_left_capacity).
  */
 static int
-choose_split(bool leaf, const CfItem *items, int n, int newpos, bool rightmost,
-			 Size lcap, Size rcap)
+choose_split(bool leaf, const CfItem *items, int n, int newpos, bool rightmost, Size rcap)
 {
 	Size		total = 0,
 				acc = 0;
@@ -537,7 +555,7 @@ choose_split(bool leaf, const CfItem *items, int n, int newpos, bool rightmost,
 		bool		fits;
 
 		acc += MAXALIGN(items[i - 1].len) + sizeof(ItemIdData);
-		fits = acc <= lcap && total - acc <= rcap;
+		fits = acc <= split_left_capacity(leaf, &items[i]) && total - acc <= rcap;
 		if (!fits)
 			continue;
 		dist = acc > total / 2 ? acc - total / 2 : total / 2 - acc;
@@ -574,7 +592,8 @@ choose_split(bool leaf, const CfItem *items, int n, int newpos, bool rightmost,
 		for (int i = 0; i < n - 1; i++)
 		{
 			acc += MAXALIGN(items[i].len) + sizeof(ItemIdData);
-			if (acc >= target && acc <= lcap && total - acc <= rcap)
+			if (acc >= target && acc <= split_left_capacity(leaf, &items[i + 1]) &&
+				total - acc <= rcap)
 				return i + 1;
 		}
 	}
@@ -584,7 +603,8 @@ choose_split(bool leaf, const CfItem *items, int n, int newpos, bool rightmost,
 /*
  * Replace the items of the page in buf (exclusively locked) by items[0..n),
  * splitting it if they do not fit.  newpos is the index of the item that
- * changed (for the split heuristic).  If child is valid, its
+ * received the new cell or downlink (for the split heuristic; of a run
+ * split in two, the half holding the new cell).  If child is valid, its
  * INCOMPLETE_SPLIT flag is cleared in the same WAL record (the downlink to
  * its right sibling is among the items).  Releases nothing.
  */
@@ -634,9 +654,7 @@ rewrite_page(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
 	if (n < 2)
 		elog(ERROR, "cfstore: cannot split a page holding one item of %zu bytes", items[0].len);
 	/* the left page's high key will be the separator: at most a full key */
-	nleft = choose_split(leaf, items, n, newpos, CfPageIsRightmost(op),
-						 page_capacity(sizeof(CfIndexTupleData) + 3 * CF_LONGREF_SIZE + CF_KEY_MAX),
-						 page_capacity(hikey_len));
+	nleft = choose_split(leaf, items, n, newpos, CfPageIsRightmost(op), page_capacity(hikey_len));
 	if (nleft < 1)
 		elog(ERROR, "cfstore: no split of block %u fits (%d items)", BufferGetBlockNumber(buf), n);
 	Assert(nleft < n);
@@ -1238,6 +1256,7 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 	bool		first_inplace = false;
 	CfItem		newitems[2];
 	int			nnew;
+	int			newcell = 0;	/* which of newitems holds the new cell */
 	MemoryContext tmp,
 				old;
 
@@ -1330,6 +1349,7 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 			newitems[0] = run_item(info, &a);
 			first_inplace = newitems[0].len <= cap;
 			newitems[1] = run_item(info, &b);
+			newcell = j >= a.ncells ? 1 : 0;
 			if (tail)
 				newitems[1] = with_capacity(newitems[1], grown_capacity(newitems[1].len));
 			nnew = 2;
@@ -1467,7 +1487,7 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 					all[i].data = c;
 				}
 			}
-			rewrite_page(rel, info, buf, stack, all, k, newpos, InvalidBuffer);
+			rewrite_page(rel, info, buf, stack, all, k, newpos + newcell, InvalidBuffer);
 		}
 	}
 
