@@ -420,14 +420,20 @@ cfBuildPage(Page page, const CfPageOpaqueData *opaque, const char *hikey, Size h
 	}
 }
 
+/* Room a rebuild of the page (which keeps its high key) has for items. */
+static Size
+rebuilt_capacity(Page page)
+{
+	CfPageOpaque op = CfPageGetOpaque(page);
+
+	return page_capacity(CfPageIsRightmost(op) ? 0 : ItemIdGetLength(PageGetItemId(page, CF_HIKEY)));
+}
+
 /* Whether items fit a rebuild of the page (which keeps its high key). */
 bool
 cfItemsFitPage(Page page, const CfItem *items, int n)
 {
-	CfPageOpaque op = CfPageGetOpaque(page);
-	Size		hikey_len = CfPageIsRightmost(op) ? 0 : ItemIdGetLength(PageGetItemId(page, CF_HIKEY));
-
-	return items_space(items, n) <= page_capacity(hikey_len);
+	return items_space(items, n) <= rebuilt_capacity(page);
 }
 
 /*
@@ -1216,6 +1222,35 @@ grown_capacity(Size len)
 }
 
 /*
+ * Room to grow is slack, not data: a page must not split for it.  all[0..n)
+ * are the items of a page rebuild that do not fit; the new items
+ * all[newpos..newpos+nnew) carry room to grow (a run's old slot, or
+ * grown_capacity), their images being imglen[] bytes.  Trim them to their
+ * images, and give the one holding the new cell (newcell) back as much of
+ * its room as the page has left.  Without this, a leaf holding a row that
+ * nearly fills it split when the row's last run doubled its room, with
+ * every cell fitting, and the row ended on two leaves.
+ */
+static void
+fit_room(Page page, CfItem *all, int n, int newpos, int nnew, const Size *imglen, int newcell)
+{
+	CfItem	   *grow = &all[newpos + newcell];
+	Size		want = grow->len;
+	Size		cap = rebuilt_capacity(page),
+				used;
+
+	for (int i = 0; i < nnew; i++)
+		all[newpos + i].len = imglen[i];
+	used = items_space(all, n);
+	if (used < cap)
+	{
+		Size		room = (cap - used) & ~((Size) MAXIMUM_ALIGNOF - 1);
+
+		grow->len = Min(want, MAXALIGN(grow->len) + room);
+	}
+}
+
+/*
  * Whether the run item at src holds cells of key's row and super column.
  * Short parts are compared as stored, in the run's header; long ones as
  * they read.
@@ -1255,6 +1290,7 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 	bool		same = false;
 	bool		first_inplace = false;
 	CfItem		newitems[2];
+	Size		imglen[2] = {0, 0};	/* their images, without room to grow */
 	int			nnew;
 	int			newcell = 0;	/* which of newitems holds the new cell */
 	MemoryContext tmp,
@@ -1330,6 +1366,7 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 			tail = !run_holds(rel, PageGetItem(page, PageGetItemId(page, target + 1)), &key);
 		run_insert_cell(&run, &cellrun->cells[0], j);
 		img = run_item_inserted(info, &run, j, PageGetItem(page, iid));
+		imglen[0] = img.len;
 		nnew = 1;
 		if (img.len <= cap)
 		{
@@ -1347,8 +1384,10 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 			b.cells = run.cells + a.ncells;
 			b.ncells = run.ncells - a.ncells;
 			newitems[0] = run_item(info, &a);
+			imglen[0] = newitems[0].len;
 			first_inplace = newitems[0].len <= cap;
 			newitems[1] = run_item(info, &b);
+			imglen[1] = newitems[1].len;
 			newcell = j >= a.ncells ? 1 : 0;
 			if (tail)
 				newitems[1] = with_capacity(newitems[1], grown_capacity(newitems[1].len));
@@ -1375,6 +1414,7 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 			single.scref = scref;
 		}
 		newitems[0] = run_item(info, &single);
+		imglen[0] = newitems[0].len;
 		newitems[0] = with_capacity(newitems[0], grown_capacity(newitems[0].len));
 		nnew = 1;
 		target = target == InvalidOffsetNumber ? first : target + 1;
@@ -1487,6 +1527,8 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 					all[i].data = c;
 				}
 			}
+			if (!cfItemsFitPage(page, all, k))
+				fit_room(page, all, k, newpos, nnew, imglen, newcell);
 			rewrite_page(rel, info, buf, stack, all, k, newpos + newcell, InvalidBuffer);
 		}
 	}
