@@ -662,6 +662,8 @@ struct CfSliceState
 	int			qhead;
 	bytea	   *outkey;			/* curkey and cursc copied into pagecxt, or NULL */
 	bytea	   *outsc;
+	char	   *outbuf;			/* where out_bytes carves results (in pagecxt) */
+	Size		outleft;
 	bool		done;
 
 	/*
@@ -673,12 +675,38 @@ struct CfSliceState
 
 #define CF_NO_DELETION PG_INT64_MIN
 
+/* The size of the blocks results are carved from (out_bytes). */
+#define CF_OUT_BLOCK 4096
+
+/*
+ * Whether two byte strings of len bytes are equal; 16 bytes (a UUID name)
+ * without a call.
+ */
+static inline bool
+bytes_eq(const uint8 *a, const uint8 *b, int len)
+{
+	if (len == 16)
+	{
+		uint64		a0,
+					a1,
+					b0,
+					b1;
+
+		memcpy(&a0, a, 8);
+		memcpy(&a1, a + 8, 8);
+		memcpy(&b0, b, 8);
+		memcpy(&b1, b + 8, 8);
+		return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+	}
+	return memcmp(a, b, len) == 0;
+}
+
 /* Whether a bytea holds exactly these bytes. */
 static inline bool
 bytea_eq(const bytea *b, const uint8 *data, int len)
 {
 	return b != NULL && VARSIZE_ANY_EXHDR(b) == (Size) len &&
-		memcmp(VARDATA_ANY(b), data, len) == 0;
+		bytes_eq((const uint8 *) VARDATA_ANY(b), data, len);
 }
 
 /* Seconds since 1970 now. */
@@ -821,7 +849,23 @@ static void
 out_bytes(CfSliceState *s, const uint8 *name, int nlen, const uint8 *value, int vlen, CfOutCell *out)
 {
 	Size		nsize = MAXALIGN(VARHDRSZ + nlen);
-	char	   *chunk = palloc(nsize + VARHDRSZ + vlen);
+	Size		need = MAXALIGN(nsize + VARHDRSZ + vlen);
+	char	   *chunk;
+
+	/* small results are carved from a block of the page's, as decoded names are */
+	if (need > CF_OUT_BLOCK / 8)
+		chunk = palloc(need);
+	else
+	{
+		if (s->outleft < need)
+		{
+			s->outbuf = palloc(CF_OUT_BLOCK);
+			s->outleft = CF_OUT_BLOCK;
+		}
+		chunk = s->outbuf;
+		s->outbuf += need;
+		s->outleft -= need;
+	}
 
 	out->name = (bytea *) chunk;
 	SET_VARSIZE(out->name, VARHDRSZ + nlen);
@@ -972,7 +1016,7 @@ lone_version(const CfRun *run, const CfCell *cell, bool backward)
 	if (backward ? i == 0 : i == run->ncells - 1)
 		return false;
 	next = backward ? cell - 1 : cell + 1;
-	return next->namelen != cell->namelen || memcmp(next->name, cell->name, cell->namelen) != 0;
+	return next->namelen != cell->namelen || !bytes_eq(next->name, cell->name, cell->namelen);
 }
 
 /*
@@ -1541,6 +1585,8 @@ cfSliceNext(CfSliceState *s, CfOutCell *out)
 		/* the queue is drained: the next step frees its bytes */
 		s->qhead = s->nqueue = 0;
 		s->outkey = s->outsc = NULL;
+		s->outbuf = NULL;
+		s->outleft = 0;
 		s->fedrun = NULL;
 		{
 			MemoryContext old = MemoryContextSwitchTo(s->cxt);
