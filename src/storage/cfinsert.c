@@ -420,14 +420,20 @@ cfBuildPage(Page page, const CfPageOpaqueData *opaque, const char *hikey, Size h
 	}
 }
 
+/* Room a rebuild of the page (which keeps its high key) has for items. */
+static Size
+rebuilt_capacity(Page page)
+{
+	CfPageOpaque op = CfPageGetOpaque(page);
+
+	return page_capacity(CfPageIsRightmost(op) ? 0 : ItemIdGetLength(PageGetItemId(page, CF_HIKEY)));
+}
+
 /* Whether items fit a rebuild of the page (which keeps its high key). */
 bool
 cfItemsFitPage(Page page, const CfItem *items, int n)
 {
-	CfPageOpaque op = CfPageGetOpaque(page);
-	Size		hikey_len = CfPageIsRightmost(op) ? 0 : ItemIdGetLength(PageGetItemId(page, CF_HIKEY));
-
-	return items_space(items, n) <= page_capacity(hikey_len);
+	return items_space(items, n) <= rebuilt_capacity(page);
 }
 
 /*
@@ -509,17 +515,35 @@ leaf_separator(CfRelInfo *info, const CfKey *left, const CfKey *right, CfKey *se
 }
 
 /*
+ * Room for items on the left page of a split before item first (the first
+ * on the right): what a page has besides its new high key, the separator.
+ * That is at most first's own first key: an index tuple's key on internal
+ * pages; on leaves the run's row key and super column as stored and a name
+ * of at most CF_PART_INLINE bytes (a longer one is a reference).
+ */
+static Size
+split_left_capacity(bool leaf, const CfItem *first)
+{
+	CfRunHeader hdr;
+
+	if (!leaf)
+		return page_capacity(first->len);
+	memcpy(&hdr, first->data, sizeof(hdr));
+	return page_capacity(sizeof(CfIndexTupleData) + hdr.keylen + hdr.sclen + CF_PART_INLINE);
+}
+
+/*
  * Where to split n items: the number that go left.  A leaf splits at the
  * boundary between two row keys nearest its middle, so that rows stay
  * whole and each grows on a page of its own; a page holding one row only
  * splits 90/10 when the change is at its end (rows grow at their end, as
  * timelines do), else in the middle.  Internal pages split in the middle,
  * or 90/10 at the right edge of the tree.  A choice is taken only if both
- * halves fit: the left one in lcap bytes, the right one in rcap.
+ * halves fit: the right one in rcap bytes, the left one in what a page has
+ * besides the high key the split would give it (split_left_capacity).
  */
 static int
-choose_split(bool leaf, const CfItem *items, int n, int newpos, bool rightmost,
-			 Size lcap, Size rcap)
+choose_split(bool leaf, const CfItem *items, int n, int newpos, bool rightmost, Size rcap)
 {
 	Size		total = 0,
 				acc = 0;
@@ -537,7 +561,7 @@ choose_split(bool leaf, const CfItem *items, int n, int newpos, bool rightmost,
 		bool		fits;
 
 		acc += MAXALIGN(items[i - 1].len) + sizeof(ItemIdData);
-		fits = acc <= lcap && total - acc <= rcap;
+		fits = acc <= split_left_capacity(leaf, &items[i]) && total - acc <= rcap;
 		if (!fits)
 			continue;
 		dist = acc > total / 2 ? acc - total / 2 : total / 2 - acc;
@@ -574,7 +598,8 @@ choose_split(bool leaf, const CfItem *items, int n, int newpos, bool rightmost,
 		for (int i = 0; i < n - 1; i++)
 		{
 			acc += MAXALIGN(items[i].len) + sizeof(ItemIdData);
-			if (acc >= target && acc <= lcap && total - acc <= rcap)
+			if (acc >= target && acc <= split_left_capacity(leaf, &items[i + 1]) &&
+				total - acc <= rcap)
 				return i + 1;
 		}
 	}
@@ -584,7 +609,8 @@ choose_split(bool leaf, const CfItem *items, int n, int newpos, bool rightmost,
 /*
  * Replace the items of the page in buf (exclusively locked) by items[0..n),
  * splitting it if they do not fit.  newpos is the index of the item that
- * changed (for the split heuristic).  If child is valid, its
+ * received the new cell or downlink (for the split heuristic; of a run
+ * split in two, the half holding the new cell).  If child is valid, its
  * INCOMPLETE_SPLIT flag is cleared in the same WAL record (the downlink to
  * its right sibling is among the items).  Releases nothing.
  */
@@ -634,9 +660,7 @@ rewrite_page(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
 	if (n < 2)
 		elog(ERROR, "cfstore: cannot split a page holding one item of %zu bytes", items[0].len);
 	/* the left page's high key will be the separator: at most a full key */
-	nleft = choose_split(leaf, items, n, newpos, CfPageIsRightmost(op),
-						 page_capacity(sizeof(CfIndexTupleData) + 3 * CF_LONGREF_SIZE + CF_KEY_MAX),
-						 page_capacity(hikey_len));
+	nleft = choose_split(leaf, items, n, newpos, CfPageIsRightmost(op), page_capacity(hikey_len));
 	if (nleft < 1)
 		elog(ERROR, "cfstore: no split of block %u fits (%d items)", BufferGetBlockNumber(buf), n);
 	Assert(nleft < n);
@@ -1198,6 +1222,35 @@ grown_capacity(Size len)
 }
 
 /*
+ * Room to grow is slack, not data: a page must not split for it.  all[0..n)
+ * are the items of a page rebuild that do not fit; the new items
+ * all[newpos..newpos+nnew) carry room to grow (a run's old slot, or
+ * grown_capacity), their images being imglen[] bytes.  Trim them to their
+ * images, and give the one holding the new cell (newcell) back as much of
+ * its room as the page has left.  Without this, a leaf holding a row that
+ * nearly fills it split when the row's last run doubled its room, with
+ * every cell fitting, and the row ended on two leaves.
+ */
+static void
+fit_room(Page page, CfItem *all, int n, int newpos, int nnew, const Size *imglen, int newcell)
+{
+	CfItem	   *grow = &all[newpos + newcell];
+	Size		want = grow->len;
+	Size		cap = rebuilt_capacity(page),
+				used;
+
+	for (int i = 0; i < nnew; i++)
+		all[newpos + i].len = imglen[i];
+	used = items_space(all, n);
+	if (used < cap)
+	{
+		Size		room = (cap - used) & ~((Size) MAXIMUM_ALIGNOF - 1);
+
+		grow->len = Min(want, MAXALIGN(grow->len) + room);
+	}
+}
+
+/*
  * Whether the run item at src holds cells of key's row and super column.
  * Short parts are compared as stored, in the run's header; long ones as
  * they read.
@@ -1237,7 +1290,9 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 	bool		same = false;
 	bool		first_inplace = false;
 	CfItem		newitems[2];
+	Size		imglen[2] = {0, 0};	/* their images, without room to grow */
 	int			nnew;
+	int			newcell = 0;	/* which of newitems holds the new cell */
 	MemoryContext tmp,
 				old;
 
@@ -1311,6 +1366,7 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 			tail = !run_holds(rel, PageGetItem(page, PageGetItemId(page, target + 1)), &key);
 		run_insert_cell(&run, &cellrun->cells[0], j);
 		img = run_item_inserted(info, &run, j, PageGetItem(page, iid));
+		imglen[0] = img.len;
 		nnew = 1;
 		if (img.len <= cap)
 		{
@@ -1328,8 +1384,11 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 			b.cells = run.cells + a.ncells;
 			b.ncells = run.ncells - a.ncells;
 			newitems[0] = run_item(info, &a);
+			imglen[0] = newitems[0].len;
 			first_inplace = newitems[0].len <= cap;
 			newitems[1] = run_item(info, &b);
+			imglen[1] = newitems[1].len;
+			newcell = j >= a.ncells ? 1 : 0;
 			if (tail)
 				newitems[1] = with_capacity(newitems[1], grown_capacity(newitems[1].len));
 			nnew = 2;
@@ -1355,6 +1414,7 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 			single.scref = scref;
 		}
 		newitems[0] = run_item(info, &single);
+		imglen[0] = newitems[0].len;
 		newitems[0] = with_capacity(newitems[0], grown_capacity(newitems[0].len));
 		nnew = 1;
 		target = target == InvalidOffsetNumber ? first : target + 1;
@@ -1467,7 +1527,9 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 					all[i].data = c;
 				}
 			}
-			rewrite_page(rel, info, buf, stack, all, k, newpos, InvalidBuffer);
+			if (!cfItemsFitPage(page, all, k))
+				fit_room(page, all, k, newpos, nnew, imglen, newcell);
+			rewrite_page(rel, info, buf, stack, all, k, newpos + newcell, InvalidBuffer);
 		}
 	}
 

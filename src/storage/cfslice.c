@@ -662,6 +662,8 @@ struct CfSliceState
 	int			qhead;
 	bytea	   *outkey;			/* curkey and cursc copied into pagecxt, or NULL */
 	bytea	   *outsc;
+	char	   *outbuf;			/* where out_bytes carves results (in pagecxt) */
+	Size		outleft;
 	bool		done;
 
 	/*
@@ -673,12 +675,38 @@ struct CfSliceState
 
 #define CF_NO_DELETION PG_INT64_MIN
 
+/* The size of the blocks results are carved from (out_bytes). */
+#define CF_OUT_BLOCK 4096
+
+/*
+ * Whether two byte strings of len bytes are equal; 16 bytes (a UUID name)
+ * without a call.
+ */
+static inline bool
+bytes_eq(const uint8 *a, const uint8 *b, int len)
+{
+	if (len == 16)
+	{
+		uint64		a0,
+					a1,
+					b0,
+					b1;
+
+		memcpy(&a0, a, 8);
+		memcpy(&a1, a + 8, 8);
+		memcpy(&b0, b, 8);
+		memcpy(&b1, b + 8, 8);
+		return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+	}
+	return memcmp(a, b, len) == 0;
+}
+
 /* Whether a bytea holds exactly these bytes. */
 static inline bool
 bytea_eq(const bytea *b, const uint8 *data, int len)
 {
 	return b != NULL && VARSIZE_ANY_EXHDR(b) == (Size) len &&
-		memcmp(VARDATA_ANY(b), data, len) == 0;
+		bytes_eq((const uint8 *) VARDATA_ANY(b), data, len);
 }
 
 /* Seconds since 1970 now. */
@@ -813,10 +841,49 @@ bytea_copy(const bytea *b)
 }
 
 /*
+ * The name and value of a live item in out, in one chunk allocated in the
+ * current context (pagecxt), with the row key and super column, which are
+ * copied into pagecxt once and shared by the items that follow.
+ */
+static void
+out_bytes(CfSliceState *s, const uint8 *name, int nlen, const uint8 *value, int vlen, CfOutCell *out)
+{
+	Size		nsize = MAXALIGN(VARHDRSZ + nlen);
+	Size		need = MAXALIGN(nsize + VARHDRSZ + vlen);
+	char	   *chunk;
+
+	/* small results are carved from a block of the page's, as decoded names are */
+	if (need > CF_OUT_BLOCK / 8)
+		chunk = palloc(need);
+	else
+	{
+		if (s->outleft < need)
+		{
+			s->outbuf = palloc(CF_OUT_BLOCK);
+			s->outleft = CF_OUT_BLOCK;
+		}
+		chunk = s->outbuf;
+		s->outbuf += need;
+		s->outleft -= need;
+	}
+
+	out->name = (bytea *) chunk;
+	SET_VARSIZE(out->name, VARHDRSZ + nlen);
+	memcpy(VARDATA(out->name), name, nlen);
+	out->value = (bytea *) (chunk + nsize);
+	SET_VARSIZE(out->value, VARHDRSZ + vlen);
+	memcpy(VARDATA(out->value), value, vlen);
+	if (s->curkey && s->outkey == NULL)
+		s->outkey = bytea_copy(s->curkey);
+	out->key = s->curkey ? s->outkey : NULL;
+	if (s->is_super && s->cursc && s->outsc == NULL)
+		s->outsc = bytea_copy(s->cursc);
+	out->sc = (s->is_super && s->cursc) ? s->outsc : NULL;
+}
+
+/*
  * Resolve a reduced column against its containers' deletions into out
- * (allocated in the current context, pagecxt); false if it is not live.  The
- * name and value share one chunk; the row key and super column are copied
- * into pagecxt once and shared by the cells that follow.
+ * (out_bytes, in the current context, pagecxt); false if it is not live.
  */
 static bool
 column_resolve(CfSliceState *s, const CfColumn *col, int64 container_del, CfOutCell *out)
@@ -824,9 +891,6 @@ column_resolve(CfSliceState *s, const CfColumn *col, int64 container_del, CfOutC
 	const uint8 *value;
 	int			vlen;
 	uint64		be;
-	int			nlen;
-	Size		nsize;
-	char	   *chunk;
 
 	if (!col->any)
 		return false;
@@ -862,21 +926,7 @@ column_resolve(CfSliceState *s, const CfColumn *col, int64 container_del, CfOutC
 		out->ttl = col->ttl;
 		out->expires_at = col->expires_at;
 	}
-	nlen = VARSIZE(col->name) - VARHDRSZ;
-	nsize = MAXALIGN(VARHDRSZ + nlen);
-	chunk = palloc(nsize + VARHDRSZ + vlen);
-	out->name = (bytea *) chunk;
-	SET_VARSIZE(out->name, VARHDRSZ + nlen);
-	memcpy(VARDATA(out->name), VARDATA(col->name), nlen);
-	out->value = (bytea *) (chunk + nsize);
-	SET_VARSIZE(out->value, VARHDRSZ + vlen);
-	memcpy(VARDATA(out->value), value, vlen);
-	if (s->curkey && s->outkey == NULL)
-		s->outkey = bytea_copy(s->curkey);
-	out->key = s->curkey ? s->outkey : NULL;
-	if (s->is_super && s->cursc && s->outsc == NULL)
-		s->outsc = bytea_copy(s->cursc);
-	out->sc = (s->is_super && s->cursc) ? s->outsc : NULL;
+	out_bytes(s, (const uint8 *) VARDATA(col->name), VARSIZE(col->name) - VARHDRSZ, value, vlen, out);
 	return true;
 }
 
@@ -948,6 +998,57 @@ column_finish(CfSliceState *s)
 		MemoryContextSwitchTo(old);
 	}
 	s->col.name = NULL;
+}
+
+/*
+ * Whether cell is the only version of its column, as its run shows: the
+ * versions of a column are adjacent and every one of them is fed, so a
+ * cell that starts a column in the walk has none before it (in the walk's
+ * direction), and none after it if the next cell of its run has another
+ * name.  The last cell of a run may have versions in the next run.
+ */
+static inline bool
+lone_version(const CfRun *run, const CfCell *cell, bool backward)
+{
+	int			i = cell - run->cells;
+	const CfCell *next;
+
+	if (backward ? i == 0 : i == run->ncells - 1)
+		return false;
+	next = backward ? cell - 1 : cell + 1;
+	return next->namelen != cell->namelen || !bytes_eq(next->name, cell->name, cell->namelen);
+}
+
+/*
+ * CF_READ_COLUMNS of a standard (not counter) column: a column whose only
+ * version is cell (lone_version), resolved as column_reset, column_add and
+ * column_finish would resolve it, without copying it into the column
+ * being reduced first.  The common case: most columns have one version.
+ */
+static void
+lone_finish(CfSliceState *s, CfCell *cell, Buffer buf)
+{
+	bool		expiring = (cell->flags & CF_CELL_EXPIRING) != 0;
+	const uint8 *value;
+	int			vlen;
+	CfOutCell  *out;
+	MemoryContext old;
+
+	if (!cfCellVisible(cell, cell->flagsp, buf, s->snapshot) ||
+		(cell->flags & CF_CELL_TOMBSTONE) != 0 ||
+		(expiring && s->now >= (int64) cell->expires_at) ||
+		cell->writetime <= container_deletion(s))
+		return;
+	old = MemoryContextSwitchTo(s->pagecxt);
+	value = cfCellValue(s->rel, cell, &vlen);
+	out = queue_push(s);
+	memset(out, 0, sizeof(*out));
+	out->writetime = cell->writetime;
+	out->ttl = expiring ? cell->ttl : 0;
+	out->expires_at = expiring ? cell->expires_at : 0;
+	out_bytes(s, cell->name, cell->namelen, value, vlen, out);
+	MemoryContextSwitchTo(old);
+	s->items++;
 }
 
 /* CF_READ_SUPERS: finish the super column being gathered. */
@@ -1115,6 +1216,12 @@ slice_feed(void *arg, const CfRun *run, CfCell *cell, Buffer buf)
 
 				if (s->backward ? c < 0 : c > 0)
 					return CF_FEED_STOP;
+			}
+			if (!s->is_counter && !(cell->flags & CF_CELL_COUNTER) &&
+				lone_version(run, cell, s->backward))
+			{
+				lone_finish(s, cell, buf);
+				return CF_FEED_CONTINUE;
 			}
 		}
 		column_reset(s, cell->name, cell->namelen);
@@ -1478,6 +1585,8 @@ cfSliceNext(CfSliceState *s, CfOutCell *out)
 		/* the queue is drained: the next step frees its bytes */
 		s->qhead = s->nqueue = 0;
 		s->outkey = s->outsc = NULL;
+		s->outbuf = NULL;
+		s->outleft = 0;
 		s->fedrun = NULL;
 		{
 			MemoryContext old = MemoryContextSwitchTo(s->cxt);
