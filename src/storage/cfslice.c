@@ -1339,15 +1339,27 @@ page_markers(CfSliceState *s, Buffer buf, bytea *sc, const CfKey *pos)
 {
 	Page		page = BufferGetPage(buf);
 	MemoryContext old = MemoryContextSwitchTo(s->pagecxt);
-	OffsetNumber off = page_search(s->rel, s->info, page, pos, true);
+	OffsetNumber off = CfPageFirstData(CfPageGetOpaque(page));
+	CfRunOpens	opens = CF_RUN_OTHER;
 	CfMarkerScan m;
 
 	m.s = s;
 	m.sc = sc;
 	m.del = CF_NO_DELETION;
 	m.ended = false;
-	if (off <= PageGetMaxOffsetNumber(page) &&
-		run_opens(s, page, off, pos) == CF_RUN_TOMBSTONE_FIRST)
+	/*
+	 * The page covers pos, so a first run that is the container's is its
+	 * first one (rows often start their page); else search for it.
+	 */
+	if (off <= PageGetMaxOffsetNumber(page))
+		opens = run_opens(s, page, off, pos);
+	if (opens == CF_RUN_OTHER)
+	{
+		off = page_search(s->rel, s->info, page, pos, true);
+		if (off <= PageGetMaxOffsetNumber(page))
+			opens = run_opens(s, page, off, pos);
+	}
+	if (opens == CF_RUN_TOMBSTONE_FIRST)
 		scan_page(s->rel, s->info, buf, pos, false, marker_feed, &m, s->pagecxt);
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(s->pagecxt);
