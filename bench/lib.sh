@@ -90,7 +90,9 @@ PER_RUN_PAIRS="
     LEFT JOIN ($PER_RUN) h ON h.run = r.run AND h.metric = r.metric AND h.engine = 'heap'"
 
 # Drop and create the bench database DB (UTF-8, C collation; settings that
-# keep both engines' plans comparable), connecting to ADMIN_DB.
+# keep both engines' plans comparable: no Memoize, no parallel workers, no
+# JIT, whose compile time only the heap's higher-costed statements paid),
+# connecting to ADMIN_DB.
 create_bench_db() {
     STEP="create database $DB"
     timeout 600 psql -X -q -v ON_ERROR_STOP=1 -d "$ADMIN_DB" <<SQL
@@ -99,6 +101,7 @@ CREATE DATABASE $DB TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE '
 ALTER DATABASE $DB SET search_path = public, cfstore;
 ALTER DATABASE $DB SET enable_memoize = off;
 ALTER DATABASE $DB SET max_parallel_workers_per_gather = 0;
+ALTER DATABASE $DB SET jit = off;
 SQL
 }
 

@@ -230,10 +230,17 @@ cfRelInfo(Relation rel)
 		CfOrderEntry *entry = order_lookup(rel, cf_id);
 		BlockNumber root = InvalidBlockNumber;
 		uint32		root_level = 0;
+		BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
+		uint32		nrecent = CF_RECENT_MIN;
 
-		if (RelationGetNumberOfBlocks(rel) > 0)
+		if (nblocks > 0)
 			read_root(rel, &root, &root_level);
-		info = MemoryContextAllocZero(CacheMemoryContext, sizeof(CfRelInfo));
+		/* a hint slot per page of the relation as it is now, within bounds */
+		while (nrecent < nblocks && nrecent < CF_RECENT_MAX)
+			nrecent *= 2;
+		info = MemoryContextAllocZero(CacheMemoryContext,
+									  offsetof(CfRelInfo, recent) + sizeof(Buffer) * nrecent);
+		info->nrecent = nrecent;
 		info->cf_id = cf_id;
 		info->is_super = entry->is_super;
 		info->is_counter = entry->is_counter;

