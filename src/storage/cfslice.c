@@ -302,7 +302,7 @@ follow_downlink(Relation rel, CfRelInfo *info, Page page, const CfKey *key,
  * this backend last descended to it is tried first: ReadRecentBuffer
  * checks under the buffer header's lock that it still does, which spares
  * the lookup in the shared buffer table with its partition lock (a latest-10
- * slice of the timeline benchmark: about 4% less time).  Else the block is
+ * slice of the timeline benchmark: about 7% less time).  Else the block is
  * read as usual.  The relation's statistics count the access as ReadBuffer
  * counts a hit.
  */
