@@ -89,18 +89,24 @@ PER_RUN_PAIRS="
     LEFT JOIN ($PER_RUN) c ON c.run = r.run AND c.metric = r.metric AND c.engine = 'cfstore'
     LEFT JOIN ($PER_RUN) h ON h.run = r.run AND h.metric = r.metric AND h.engine = 'heap'"
 
-# Drop and create the bench database DB (UTF-8, C collation; settings that
-# keep both engines' plans comparable: no Memoize, no parallel workers, no
-# JIT, whose compile time only the heap's higher-costed statements paid),
-# connecting to ADMIN_DB.
+# Drop and create the bench database DB (UTF-8, C collation, so the heap
+# compares keys bytewise as cfstore does), connecting to ADMIN_DB.
 create_bench_db() {
     STEP="create database $DB"
     timeout 600 psql -X -q -v ON_ERROR_STOP=1 -d "$ADMIN_DB" <<SQL
 DROP DATABASE IF EXISTS $DB;
 CREATE DATABASE $DB TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C';
 ALTER DATABASE $DB SET search_path = public, cfstore;
+-- The timed statements loop over lists that repeat keys: a Memoize node
+-- would serve repeats from its cache instead of reading again.
 ALTER DATABASE $DB SET enable_memoize = off;
+-- One backend per statement for both engines: cfstore.get_slice is parallel
+-- unsafe, the heap's nested loop is not, and 2 cores are all there is.
 ALTER DATABASE $DB SET max_parallel_workers_per_gather = 0;
+-- No JIT compilation: the heap's timed statements cost more than
+-- jit_above_cost, so every run of them compiled its expressions first (60 to
+-- 100 ms of a 0.5 s statement, more than it saved), while cfstore's are
+-- costed below the threshold: a per-statement charge to one side only.
 ALTER DATABASE $DB SET jit = off;
 SQL
 }
@@ -110,13 +116,15 @@ print_machine() {
     STEP="machine and server settings"
     echo
     echo "== machine"
+    echo "   (cpu and memory of the machine running this script: the server's when it is local)"
     echo "   cpu: $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //') x $(nproc) (nproc)"
     echo "   memory: $(free -h 2>/dev/null | awk '/^Mem:/ {print $2 " total, " $7 " available"}')"
     q <<'SQL' | sed 's/^/   /'
 SELECT 'server: ' || version();
-SELECT format('shared_buffers=%s fsync=%s synchronous_commit=%s wal_level=%s full_page_writes=%s max_wal_size=%s',
+SELECT format('shared_buffers=%s fsync=%s synchronous_commit=%s wal_level=%s full_page_writes=%s max_wal_size=%s track_counts=%s jit=%s',
   current_setting('shared_buffers'), current_setting('fsync'), current_setting('synchronous_commit'),
-  current_setting('wal_level'), current_setting('full_page_writes'), current_setting('max_wal_size'));
+  current_setting('wal_level'), current_setting('full_page_writes'), current_setting('max_wal_size'),
+  current_setting('track_counts'), current_setting('jit'));
 SQL
     if [ "$(q -c "SHOW track_counts")" != on ]; then
         echo "bench: track_counts is off: the shared-buffer counts would read 0" >&2; exit 2

@@ -69,42 +69,8 @@ echo "== cfstore timeline benchmark: ROWS=$ROWS COLS=$COLS ($CELLS cells) RUNS=$
 echo "   SLICES10=$SLICES10 SLICES100=$SLICES100 REPS=$REPS INSERT_SECONDS=$INSERT_SECONDS"
 
 # ---------------------------------------------------------------------------
-STEP="create database $DB"
-timeout 600 psql -X -q -v ON_ERROR_STOP=1 -d "$ADMIN_DB" <<SQL
-DROP DATABASE IF EXISTS $DB;
-CREATE DATABASE $DB TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C';
-ALTER DATABASE $DB SET search_path = public, cfstore;
--- The timed statements call a slice per key of a list that repeats keys: a
--- Memoize node would serve repeats from its cache instead of slicing again.
-ALTER DATABASE $DB SET enable_memoize = off;
--- One backend per statement for both engines: cfstore.get_slice is parallel
--- unsafe, the heap's nested loop is not, and 2 cores are all there is.
-ALTER DATABASE $DB SET max_parallel_workers_per_gather = 0;
--- No JIT compilation: the heap's timed statements cost more than
--- jit_above_cost, so every run of them compiled its expressions first (60 to
--- 100 ms of a 0.5 s statement, more than it saved), while cfstore's slice
--- scan is costed below the threshold and never was: a per-statement charge
--- to one side only, not work per slice.
-ALTER DATABASE $DB SET jit = off;
-SQL
-
-STEP="machine and server settings"
-echo
-echo "== machine"
-echo "   (cpu and memory of the machine running this script: the server's when it is local)"
-echo "   cpu: $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //') x $(nproc) (nproc)"
-echo "   memory: $(free -h 2>/dev/null | awk '/^Mem:/ {print $2 " total, " $7 " available"}')"
-q <<'SQL' | sed 's/^/   /'
-SELECT 'server: ' || version();
-SELECT format('shared_buffers=%s fsync=%s synchronous_commit=%s wal_level=%s full_page_writes=%s max_wal_size=%s track_counts=%s jit=%s',
-  current_setting('shared_buffers'), current_setting('fsync'), current_setting('synchronous_commit'),
-  current_setting('wal_level'), current_setting('full_page_writes'), current_setting('max_wal_size'),
-  current_setting('track_counts'), current_setting('jit'));
-SQL
-
-if [ "$(q -c "SHOW track_counts")" != on ]; then
-    echo "bench: track_counts is off: the shared-buffer counts would read 0" >&2; exit 2
-fi
+create_bench_db
+print_machine
 
 # ---------------------------------------------------------------------------
 STEP="create extension and helper functions"
@@ -196,31 +162,6 @@ BEGIN
   RETURN (j->0->'Plan'->>'Shared Hit Blocks')::bigint + (j->0->'Plan'->>'Shared Read Blocks')::bigint;
 END \$\$;
 
--- The plan's node types, outermost first (to show which plan each engine ran).
-CREATE FUNCTION bench_plan_shape(stmt text) RETURNS text LANGUAGE plpgsql AS \$\$
-DECLARE j jsonb;
-BEGIN
-  EXECUTE 'EXPLAIN (FORMAT JSON) ' || stmt INTO j;
-  RETURN (WITH RECURSIVE n(plan, depth) AS (
-            SELECT j->0->'Plan', 0
-            UNION ALL
-            SELECT c, n.depth + 1 FROM n, jsonb_array_elements(n.plan->'Plans') c)
-          SELECT string_agg(concat(plan->>'Node Type', ' ' || (plan->>'Scan Direction'),
-                                   ' on ' || (plan->>'Relation Name'), ' using ' || (plan->>'Index Name'),
-                                   ' ' || (plan->>'Function Name')), ' > ' ORDER BY depth)
-            FROM n);
-END \$\$;
-
--- Server-side time of one statement that returns (count, checksum).
-CREATE FUNCTION bench_time(stmt text, OUT seconds float8, OUT n bigint, OUT checksum bigint)
-LANGUAGE plpgsql AS \$\$
-DECLARE t0 timestamptz;
-BEGIN
-  t0 := clock_timestamp();
-  EXECUTE stmt INTO n, checksum;
-  seconds := extract(epoch FROM clock_timestamp() - t0);
-END \$\$;
-
 -- The keys the timed slice statements loop over, in a scattered order.
 CREATE TABLE bench_keys10 AS
   SELECT n, 'user' || ((n::bigint * $P_KEY) % $ROWS) AS key FROM generate_series(0, $SLICES10 - 1) n;
@@ -228,6 +169,8 @@ CREATE TABLE bench_keys100 AS
   SELECT n, 'user' || ((n::bigint * $P_KEY + 1) % $ROWS) AS key FROM generate_series(0, $SLICES100 - 1) n;
 ANALYZE bench_keys10; ANALYZE bench_keys100;
 SQL
+
+load_sql_helpers
 
 # ---------------------------------------------------------------------------
 STEP="generate the dataset"
@@ -267,20 +210,6 @@ SQL
 
 # ---------------------------------------------------------------------------
 # Helpers for one run.
-rec() { # run metric engine rep value
-    q -c "INSERT INTO bench_rep VALUES ($1, '$2', '$3', $4, $5)"
-}
-
-# Per-run value of a metric for an engine: the median of its repetitions.
-PER_RUN="
-  SELECT run, metric, engine, percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS value
-    FROM bench_rep GROUP BY run, metric, engine"
-PER_RUN_PAIRS="
-  SELECT r.run, r.metric, c.value AS cf, h.value AS heap, c.value / nullif(h.value, 0) AS ratio
-    FROM (SELECT DISTINCT run, metric FROM bench_rep) r
-    LEFT JOIN ($PER_RUN) c ON c.run = r.run AND c.metric = r.metric AND c.engine = 'cfstore'
-    LEFT JOIN ($PER_RUN) h ON h.run = r.run AND h.metric = r.metric AND h.engine = 'heap'"
-
 CONTENT_OK=yes
 START_TS="cfstore.min_timeuuid(timestamptz '$BASE_TS' + $(( (COLS / 4) * ROWS )) * interval '1 millisecond')"
 
