@@ -47,17 +47,17 @@ item_key(Relation rel, Page page, OffsetNumber off, CfKey *key)
 	cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, off)), key);
 }
 
-/* Whether key lies at or beyond the page's high key (the reader must move right). */
-static bool
-beyond_high_key(Relation rel, CfRelInfo *info, Page page, const CfKey *key)
+/*
+ * Whether key lies at or beyond the high key of the internal or leaf page
+ * (a descent or a reader must move right).
+ */
+bool
+cfBeyondHighKey(Relation rel, CfRelInfo *info, Page page, const CfKey *key)
 {
-	CfPageOpaque op = CfPageGetOpaque(page);
-	CfKey		hk;
-
-	if (CfPageIsRightmost(op))
+	if (CfPageIsRightmost(CfPageGetOpaque(page)))
 		return false;
-	item_key(rel, page, CF_HIKEY, &hk);
-	return cfKeyCompare(&info->order, key, &hk) >= 0;
+	return cfIndexTupleCompare(rel, &info->order,
+							   (CfIndexTuple) PageGetItem(page, PageGetItemId(page, CF_HIKEY)), key) <= 0;
 }
 
 /*
@@ -73,7 +73,7 @@ cfMoveRight(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *key, int loc
 		CfPageOpaque op = CfPageGetOpaque(page);
 		BlockNumber right;
 
-		if (!beyond_high_key(rel, info, page, key))
+		if (!cfBeyondHighKey(rel, info, page, key))
 			return buf;
 		right = op->right;
 		UnlockReleaseBuffer(buf);
@@ -84,11 +84,12 @@ cfMoveRight(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *key, int loc
 }
 
 /*
- * On an internal page: the offset of the last downlink whose separator is
- * at or below key.  The first data item is minus infinity.
+ * On an internal page (or an image of one): the offset of the last
+ * downlink whose separator is at or below key.  The first data item is
+ * minus infinity.
  */
-static OffsetNumber
-choose_downlink(Relation rel, CfRelInfo *info, Page page, const CfKey *key)
+OffsetNumber
+cfChooseDownlink(Relation rel, CfRelInfo *info, Page page, const CfKey *key)
 {
 	CfPageOpaque op = CfPageGetOpaque(page);
 	OffsetNumber lo = CfPageFirstData(op);
@@ -98,10 +99,9 @@ choose_downlink(Relation rel, CfRelInfo *info, Page page, const CfKey *key)
 	while (lo < hi)
 	{
 		OffsetNumber mid = lo + (hi - lo + 1) / 2;
-		CfKey		sep;
 
-		item_key(rel, page, mid, &sep);
-		if (cfKeyCompare(&info->order, &sep, key) <= 0)
+		if (cfIndexTupleCompare(rel, &info->order,
+								(CfIndexTuple) PageGetItem(page, PageGetItemId(page, mid)), key) <= 0)
 			lo = mid;
 		else
 			hi = mid - 1;
@@ -163,7 +163,7 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 		info->rootcopy_blkno == info->root && !info->rootcopy_stale)
 	{
 		Page		image = (Page) info->rootcopy.data;
-		OffsetNumber off = choose_downlink(rel, info, image, key);
+		OffsetNumber off = cfChooseDownlink(rel, info, image, key);
 		CfIndexTuple itup = (CfIndexTuple) PageGetItem(image, PageGetItemId(image, off));
 
 		if (lowkey && off != CfPageFirstData(CfPageGetOpaque(image)))
@@ -244,7 +244,7 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 		{
 			page = BufferGetPage(buf);
 			op = CfPageGetOpaque(page);
-			if (!beyond_high_key(rel, info, page, key))
+			if (!cfBeyondHighKey(rel, info, page, key))
 				break;
 			/* the image lacks a downlink: take it again next time */
 			if (below_image)
@@ -265,7 +265,7 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 			return buf;
 		below_image = false;
 
-		off = choose_downlink(rel, info, page, key);
+		off = cfChooseDownlink(rel, info, page, key);
 		itup = (CfIndexTuple) PageGetItem(page, PageGetItemId(page, off));
 		if (lowkey && off != CfPageFirstData(op))
 		{
@@ -775,7 +775,7 @@ find_page_at_level(Relation rel, CfRelInfo *info, const CfKey *key, uint16 level
 			UnlockReleaseBuffer(buf);
 			return blkno;
 		}
-		off = choose_downlink(rel, info, page, key);
+		off = cfChooseDownlink(rel, info, page, key);
 		child = ((CfIndexTuple) PageGetItem(page, PageGetItemId(page, off)))->child;
 		UnlockReleaseBuffer(buf);
 		buf = ReadBuffer(rel, child);

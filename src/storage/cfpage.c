@@ -853,6 +853,32 @@ cfIndexTupleKey(Relation rel, CfIndexTuple itup, CfKey *key)
 	key->bound = t.bound;
 }
 
+/*
+ * Compare the key index tuple itup carries with position pos, as
+ * cfKeyCompare(its key, pos) does.  A descent compares mostly with
+ * separators of other rows: those are told apart by their row key bytes
+ * alone, without taking the tuple apart (long parts are read into the
+ * current memory context).
+ */
+int
+cfIndexTupleCompare(Relation rel, const CfOrder *order, CfIndexTuple itup, const CfKey *pos)
+{
+	CfIndexTupleData t;
+	CfKey		k;
+
+	memcpy(&t, itup, sizeof(t));
+	if (t.nparts >= 1 && pos->nparts >= 1 && !(t.flags & CF_ITUP_LONG_KEY))
+	{
+		int			c = cfBytesCompare((const uint8 *) itup + sizeof(CfIndexTupleData), t.keylen,
+									   pos->key, pos->keylen);
+
+		if (c != 0)
+			return c;
+	}
+	cfIndexTupleKey(rel, itup, &k);
+	return cfKeyCompare(order, &k, pos);
+}
+
 /* Copy len bytes to *p (advancing it); returns where they went. */
 static const uint8 *
 copy_bytes(uint8 **p, const uint8 *src, int len)

@@ -215,22 +215,6 @@ scan_page(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *from, bool bac
  */
 
 /*
- * Whether key lies at or beyond the high key of the internal or leaf page
- * (the descent must move right).  Long parts of the high key are read in
- * the current memory context.
- */
-static bool
-past_high_key(Relation rel, CfRelInfo *info, Page page, const CfKey *key)
-{
-	CfKey		hk;
-
-	if (CfPageIsRightmost(CfPageGetOpaque(page)))
-		return false;
-	cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, CF_HIKEY)), &hk);
-	return cfKeyCompare(&info->order, key, &hk) >= 0;
-}
-
-/*
  * A leaf page passed on the way down, next to the landing page on its left
  * as far as the descent saw, with its low key: see read_markers.
  */
@@ -252,21 +236,9 @@ follow_downlink(Relation rel, CfRelInfo *info, Page page, const CfKey *key,
 				CfKey *lowkey, MemoryContext lowcxt, CfLeftLeaf *left)
 {
 	OffsetNumber first = CfPageFirstData(CfPageGetOpaque(page));
-	OffsetNumber lo = first;
-	OffsetNumber hi = PageGetMaxOffsetNumber(page);
+	OffsetNumber lo = cfChooseDownlink(rel, info, page, key);
 	CfIndexTuple itup;
 
-	while (lo < hi)
-	{
-		OffsetNumber mid = lo + (hi - lo + 1) / 2;
-		CfKey		sep;
-
-		cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, mid)), &sep);
-		if (cfKeyCompare(&info->order, &sep, key) <= 0)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
 	if (left != NULL)
 	{
 		left->blkno = InvalidBlockNumber;
@@ -410,7 +382,7 @@ read_descend(Relation rel, CfRelInfo *info, const CfKey *key, CfKey *lowkey, Mem
 
 			page = BufferGetPage(buf);
 			op = CfPageGetOpaque(page);
-			if (!past_high_key(rel, info, page, key))
+			if (!cfBeyondHighKey(rel, info, page, key))
 				break;
 			if (first_level)
 				info->rootcopy_stale = true;

@@ -229,6 +229,7 @@ extern int	cfRunCompare(Relation rel, const CfOrder *order, const char *src, con
 extern Size cfIndexTupleSize(const CfKey *key);
 extern void cfIndexTupleForm(const CfKey *key, BlockNumber child, char *dst);
 extern void cfIndexTupleKey(Relation rel, CfIndexTuple itup, CfKey *key);
+extern int	cfIndexTupleCompare(Relation rel, const CfOrder *order, CfIndexTuple itup, const CfKey *pos);
 extern void cfCellKey(const CfRun *run, const CfCell *cell, CfKey *key);
 extern void cfKeyCopy(const CfKey *src, CfKey *dst, MemoryContext cxt);
 
@@ -311,6 +312,8 @@ extern void cfRebuildPage(Relation rel, Buffer buf, Buffer child, const CfItem *
 extern Buffer cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 						CfStack **stack, CfKey *lowkey, MemoryContext lowcxt);
 extern Buffer cfMoveRight(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *key, int lockmode);
+extern bool cfBeyondHighKey(Relation rel, CfRelInfo *info, Page page, const CfKey *key);
+extern OffsetNumber cfChooseDownlink(Relation rel, CfRelInfo *info, Page page, const CfKey *key);
 extern void cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cell);
 extern void cfTreeInit(Relation rel, ForkNumber fork, int32 cf_id);
 extern void cfTreeEnsure(Relation rel, CfRelInfo *info);
