@@ -93,15 +93,17 @@ CREATE TABLE bench_metric (ord int, metric text PRIMARY KEY, label text, digits 
                            target_kind text, target float8, target_label text);
 INSERT INTO bench_metric VALUES
  (1, 'multiget',     'multiget_slice calls of 100 keys (latest 10) per second', 1, 'ratio>=', 1, 'ratio >= 1'),
- (2, 'multiget_buf', 'shared buffers per multiget_slice call of 100 keys',      1, NULL, NULL, ''),
- (3, 'indexed',      'get_indexed_slices EQ (1,000 rows x 4 columns) per second', 1, 'ratio>=', 1, 'ratio >= 1'),
- (4, 'indexed_buf',  'shared buffers per get_indexed_slices query',             0, NULL, NULL, ''),
- (5, 'indexed_buf_mean', 'shared buffers per get_indexed_slices query, mean of 10 values', 1, NULL, NULL, ''),
- (6, 'tl_load',      'timeline load (COPY), cells per second',      0, NULL, NULL, ''),
- (7, 'u_load',       'users load (COPY) without the value index, cells per second',    0, NULL, NULL, ''),
- (8, 'u_index',      'users: adding the value index, seconds',                  1, NULL, NULL, ''),
- (9, 'u_total',      'users: load + index, seconds',                            1, NULL, NULL, ''),
- (10, 'u_bytes',     'users: bytes per cell after VACUUM (all relations + indexes)', 1, NULL, NULL, '');
+ (2, 'multiget_cross', '  the same, each run right after the other engine''s', 1, NULL, NULL, ''),
+ (3, 'multiget_buf', 'shared buffers per multiget_slice call of 100 keys',      1, NULL, NULL, ''),
+ (4, 'indexed',      'get_indexed_slices EQ (1,000 rows x 4 columns) per second', 1, 'ratio>=', 1, 'ratio >= 1'),
+ (5, 'indexed_cross', '  the same, each run right after the other engine''s', 1, NULL, NULL, ''),
+ (6, 'indexed_buf',  'shared buffers per get_indexed_slices query',             0, NULL, NULL, ''),
+ (7, 'indexed_buf_mean', 'shared buffers per get_indexed_slices query, mean of 10 values', 1, NULL, NULL, ''),
+ (8, 'tl_load',      'timeline load (COPY), cells per second',      0, NULL, NULL, ''),
+ (9, 'u_load',       'users load (COPY) without the value index, cells per second',    0, NULL, NULL, ''),
+ (10, 'u_index',     'users: adding the value index, seconds',                  1, NULL, NULL, ''),
+ (11, 'u_total',     'users: load + index, seconds',                            1, NULL, NULL, ''),
+ (12, 'u_bytes',     'users: bytes per cell after VACUUM (all relations + indexes)', 1, NULL, NULL, '');
 
 -- (a) the timeline dataset, as bench/timeline.sh generates it.
 CREATE TABLE bench_cells AS
@@ -175,32 +177,6 @@ CF_MG1="SELECT count(*) FROM cfstore.multiget_slice('$KS', 'timeline', (SELECT k
 HEAP_MG1="SELECT count(*) FROM (SELECT keys FROM bench_mkeys WHERE n = NUM) k, unnest(k.keys) u(key),
             LATERAL (SELECT p.key, p.name::text AS column_name, p.value FROM peer p
                       WHERE p.key = u.key ORDER BY p.name DESC LIMIT 10) s"
-
-# Time the two statements of a metric: a warm-up each, then REPS
-# repetitions alternating the engines; check the returned cells agree.
-time_pair() { # run metric calls_per_statement cfstore_sql heap_sql
-    local run=$1 metric=$2 calls=$3 cfs=$4 hs=$5 rep engine s res secs n sum
-    declare -A cells=()
-    log "$metric plans: cfstore: $(q -c "SELECT bench_plan_shape(\$s\$$cfs\$s\$)")"
-    log "$metric plans: heap: $(q -c "SELECT bench_plan_shape(\$s\$$hs\$s\$)")"
-    for rep in $(seq 0 "$REPS"); do
-        for engine in cfstore heap; do
-            if [ $engine = cfstore ]; then s=$cfs; else s=$hs; fi
-            res=$(q -c "SELECT * FROM bench_time(\$s\$$s\$s\$)")
-            IFS='|' read -r secs n sum <<< "$res"
-            cells[$engine]="$n/$sum"
-            if (( rep > 0 )); then
-                rec "$run" "$metric" $engine "$rep" "$(awk -v n="$calls" -v s="$secs" 'BEGIN { printf "%.3f", n / s }')"
-            fi
-            log "  $metric $engine rep $rep: $secs s, $n cells"
-        done
-    done
-    if [ "${cells[cfstore]}" != "${cells[heap]}" ]; then
-        log "WARNING: $metric: cfstore returned ${cells[cfstore]} cells/bytes of text, heap ${cells[heap]}"
-        CONTENT_OK=no
-    fi
-    log "$metric: $calls calls per statement; cells/text bytes returned: cfstore ${cells[cfstore]}, heap ${cells[heap]}"
-}
 
 CONTENT_OK=yes
 for run in $(seq 1 "$RUNS"); do

@@ -85,8 +85,9 @@ CREATE TABLE bench_metric (ord int, metric text PRIMARY KEY, label text, digits 
 INSERT INTO bench_metric VALUES
  (1, 'pgbench',  'latest-10 queries per second (pgbench, $CLIENTS clients, prepared)', 0, 'ratio>=', 1, 'ratio >= 1'),
  (2, 'nestloop', 'nested loop: latest-10 probes per second (server-side)', 0, 'ratio>=', 2, 'ratio >= 2'),
- (3, 'buf',      'shared buffers per latest-10 query (mean of 100 keys)',   2, NULL, NULL, ''),
- (4, 'load',     'load (COPY) cells per second',                            0, NULL, NULL, '');
+ (3, 'nestloop_cross', '  the same, each run right after the other engine''s', 0, NULL, NULL, ''),
+ (4, 'buf',      'shared buffers per latest-10 query (mean of 100 keys)',   2, NULL, NULL, ''),
+ (5, 'load',     'load (COPY) cells per second',                            0, NULL, NULL, '');
 
 -- the timeline dataset, as bench/timeline.sh generates it
 CREATE TABLE bench_cells AS
@@ -204,22 +205,7 @@ SQL
     done
 
     STEP="run $run: nested loop"
-    declare -A cells=()
-    for rep in $(seq 0 "$REPS"); do
-        for engine in cfstore heap; do
-            if [ $engine = cfstore ]; then s=$CF_NL; else s=$HEAP_NL; fi
-            IFS='|' read -r secs n sum <<< "$(q -c "SELECT * FROM bench_time(\$s\$$s\$s\$)")"
-            cells[$engine]="$n/$sum"
-            if (( rep > 0 )); then
-                rec "$run" nestloop $engine "$rep" "$(awk -v n="$PROBES" -v s="$secs" 'BEGIN { printf "%.3f", n / s }')"
-            fi
-            log "  nestloop $engine rep $rep: $secs s, $n cells"
-        done
-    done
-    if [ "${cells[cfstore]}" != "${cells[heap]}" ]; then
-        log "WARNING: nested loop: cfstore returned ${cells[cfstore]} cells/bytes, heap ${cells[heap]}"
-        CONTENT_OK=no
-    fi
+    time_pair "$run" nestloop "$PROBES" "$CF_NL" "$HEAP_NL"
 
     STEP="run $run: print"
     echo

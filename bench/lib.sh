@@ -79,6 +79,51 @@ load_sql_helpers() {
 # Record one measurement: run metric engine rep value (bench_rep).
 rec() { q -c "INSERT INTO bench_rep VALUES ($1, '$2', '$3', $4, $5)"; }
 
+# Time a metric's two statements, cfstore's and the heap's (each returns
+# a count and a checksum of the text it read), and record units / seconds.
+# One warm-up of each, then REPS repetitions alternating the engines.  In a
+# repetition each engine's statement runs twice in a row:
+#  - the first run follows the other engine's statement, whose pages may
+#    have pushed this engine's out of shared buffers (at 128 MB the heap's
+#    timeline dataset does not fit, cfstore's does): "<metric>_cross";
+#  - the second follows its own run, so it finds the shared buffers as this
+#    engine's own work leaves them, as a server running only this engine
+#    would: recorded as "<metric>", the figure the targets judge.
+# Every run's count and checksum must be the same, and equal between the
+# engines; else a WARNING, and CONTENT_OK=no.
+time_pair() { # run metric units_per_statement cfstore_sql heap_sql
+    local run=$1 metric=$2 units=$3 cfs=$4 hs=$5 rep engine s res secs n sum pass fig
+    declare -A cells=()
+    log "$metric plans: cfstore: $(q -c "SELECT bench_plan_shape(\$s\$$cfs\$s\$)")"
+    log "$metric plans: heap: $(q -c "SELECT bench_plan_shape(\$s\$$hs\$s\$)")"
+    for rep in $(seq 0 "$REPS"); do
+        for engine in cfstore heap; do
+            if [ $engine = cfstore ]; then s=$cfs; else s=$hs; fi
+            for pass in cross own; do
+                (( rep == 0 )) && [ $pass = own ] && continue
+                res=$(q -c "SELECT * FROM bench_time(\$s\$$s\$s\$)")
+                IFS='|' read -r secs n sum <<< "$res"
+                if [ -n "${cells[$engine]:-}" ] && [ "${cells[$engine]}" != "$n/$sum" ]; then
+                    log "WARNING: $metric $engine returned $n/$sum cells/bytes, earlier ${cells[$engine]}"
+                    CONTENT_OK=no
+                fi
+                cells[$engine]="$n/$sum"
+                if (( rep > 0 )); then
+                    fig=$metric
+                    [ $pass = cross ] && fig=${metric}_cross
+                    rec "$run" "$fig" $engine "$rep" "$(awk -v n="$units" -v s="$secs" 'BEGIN { printf "%.3f", n / s }')"
+                fi
+                log "  $metric $engine rep $rep ($([ $pass = cross ] && echo "after the other engine" || echo "after itself")): $secs s, $n cells"
+            done
+        done
+    done
+    if [ "${cells[cfstore]}" != "${cells[heap]}" ]; then
+        log "WARNING: $metric: cfstore returned ${cells[cfstore]} cells/bytes of text, heap ${cells[heap]}"
+        CONTENT_OK=no
+    fi
+    log "$metric: $units per statement, $REPS timed repetitions of two runs each (after a warm-up); cells/text bytes returned: cfstore ${cells[cfstore]}, heap ${cells[heap]}"
+}
+
 # Per-run medians of bench_rep, and the per-run pairs cfstore / heap.
 PER_RUN="
   SELECT run, metric, engine, percentile_cont(0.5) WITHIN GROUP (ORDER BY value) AS value

@@ -91,9 +91,11 @@ INSERT INTO bench_metric VALUES
  (4, 'buf10_mean',   'shared buffers per latest-10 slice, mean of 100 keys',   2, 'cfstore<=', 3, 'cfstore <= 3'),
  (5, 'buf10_explain','shared buffers, one latest-10 slice, EXPLAIN cross-check', 0, NULL, NULL, ''),
  (6, 'latest10',     'latest-10 slices per second (server-side)',              0, 'ratio>=', 2, 'ratio >= 2'),
- (7, 'slice100',     'slices of 100 columns per second (server-side)',        0, 'ratio>=', 3, 'ratio >= 3'),
- (8, 'load',         'bulk load (COPY) cells per second',                      0, 'ratio>=', 1, 'ratio >= 1'),
- (9, 'commits',      'single-cell insert commits per second (pgbench, 1 client)', 0, NULL, NULL, '');
+ (7, 'latest10_cross', '  the same, each run right after the other engine''s', 0, NULL, NULL, ''),
+ (8, 'slice100',     'slices of 100 columns per second (server-side)',        0, 'ratio>=', 3, 'ratio >= 3'),
+ (9, 'slice100_cross', '  the same, each run right after the other engine''s', 0, NULL, NULL, ''),
+ (10, 'load',        'bulk load (COPY) cells per second',                      0, 'ratio>=', 1, 'ratio >= 1'),
+ (11, 'commits',     'single-cell insert commits per second (pgbench, 1 client)', 0, NULL, NULL, '');
 
 -- The dataset, generated once: cell i of round j = i / ROWS goes to row
 -- (k * P_ROW + j * 104729) mod ROWS, k = i mod ROWS (a different
@@ -330,34 +332,8 @@ SQL
             LATERAL (SELECT p.key, NULL::text AS super_column, p.name::text AS column_name, p.value,
                             p.writetime, NULL::integer AS ttl
                        FROM peer p WHERE p.key = k.key AND p.name >= $START_TS ORDER BY p.name LIMIT 100) s"
-    for metric in latest10 slice100; do
-        if [ $metric = latest10 ]; then nslices=$SLICES10; cfs=$CF10; hs=$HEAP10
-        else nslices=$SLICES100; cfs=$CF100; hs=$HEAP100; fi
-        log "$metric plans: cfstore: $(q -c "SELECT bench_plan_shape(\$s\$$cfs\$s\$)")"
-        log "$metric plans: heap: $(q -c "SELECT bench_plan_shape(\$s\$$hs\$s\$)")"
-        # One warm-up of each, then REPS timed repetitions, alternating engines.
-        declare -A cells=()
-        for rep in $(seq 0 "$REPS"); do
-            for engine in cfstore heap; do
-                if [ $engine = cfstore ]; then s=$cfs; else s=$hs; fi
-                res=$(q -c "SELECT * FROM bench_time(\$s\$$s\$s\$)")
-                IFS='|' read -r secs n sum <<< "$res"
-                if [ -n "${cells[$engine]:-}" ] && [ "${cells[$engine]}" != "$n/$sum" ]; then
-                    log "WARNING: $metric $engine returned $n/$sum cells/bytes, earlier ${cells[$engine]}"
-                fi
-                cells[$engine]="$n/$sum"
-                if (( rep > 0 )); then
-                    rec "$run" $metric $engine "$rep" "$(awk -v n="$nslices" -v s="$secs" 'BEGIN { printf "%.3f", n / s }')"
-                fi
-            done
-        done
-        if [ "${cells[cfstore]}" != "${cells[heap]}" ]; then
-            log "WARNING: $metric: cfstore returned ${cells[cfstore]} cells/bytes of text, heap ${cells[heap]}"
-            CONTENT_OK=no
-        fi
-        log "$metric: $nslices slices per statement, $REPS timed repetitions each (after a warm-up); cells/text bytes returned: cfstore ${cells[cfstore]}, heap ${cells[heap]}"
-        unset cells
-    done
+    time_pair "$run" latest10 "$SLICES10" "$CF10" "$HEAP10"
+    time_pair "$run" slice100 "$SLICES100" "$CF100" "$HEAP100"
 
     STEP="run $run: single-cell insert commits (pgbench)"
     for engine in cfstore heap; do
