@@ -23,6 +23,8 @@ SELECT cfstore.create_column_family('FdwMod', 'Sup', column_type => 'Super', com
          default_validation_class => 'UTF8Type');
 SELECT cfstore.create_column_family('FdwMod', 'Comp', comparator => 'CompositeType(UTF8Type, LongType)',
          key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type');
+SELECT cfstore.create_column_family('FdwMod', 'Comp3', comparator => 'CompositeType(UTF8Type, LongType, LongType)',
+         key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type');
 SELECT cfstore.create_column_family('FdwMod', 'Idx', comparator => 'UTF8Type',
          key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type',
          column_metadata => '[{"column_name": "state", "validation_class": "UTF8Type", "index_type": "KEYS"}]');
@@ -44,6 +46,9 @@ CREATE FOREIGN TABLE fdwmod.sup (key text COLLATE "C", super_column text COLLATE
 CREATE FOREIGN TABLE fdwmod.comp (key text COLLATE "C", column1 text COLLATE "C", column2 bigint,
     value text, writetime bigint, ttl integer)
   SERVER cfstore OPTIONS (keyspace 'FdwMod', column_family 'Comp');
+CREATE FOREIGN TABLE fdwmod.comp3 (key text COLLATE "C", column1 text COLLATE "C", column2 bigint,
+    column3 bigint, value text, writetime bigint, ttl integer)
+  SERVER cfstore OPTIONS (keyspace 'FdwMod', column_family 'Comp3');
 CREATE FOREIGN TABLE fdwmod.idx (key text COLLATE "C", column_name text COLLATE "C", value text,
     writetime bigint, ttl integer)
   SERVER cfstore OPTIONS (keyspace 'FdwMod', column_family 'Idx');
@@ -224,6 +229,26 @@ UPDATE fdwmod.comp SET column2 = 3, writetime = 2 WHERE column1 = 'a' AND column
 DELETE FROM fdwmod.comp WHERE column1 = 'b';
 SELECT column1, column2, value FROM fdwmod.comp;
 SELECT column_name, value FROM cfstore.get_slice('FdwMod', 'Comp', 'k');
+-- An empty LongType component reads as NULL, as a name that ends before it
+-- does: the old row of an UPDATE or DELETE is the one of those cells that
+-- is there, and a row that could be either is refused.  (Names as bytes:
+-- each component is a 2-byte length, its bytes and an end-of-component byte.)
+SELECT cfstore.insert('FdwMod', 'Comp', 'k2', '\x00016300'::bytea, 'prefix c', 1),
+       cfstore.insert('FdwMod', 'Comp', 'k2', '\x00016300000000'::bytea, 'c, empty', 1),
+       cfstore.insert('FdwMod', 'Comp', 'k2', '\x00016400000000'::bytea, 'd, empty', 1),
+       cfstore.insert('FdwMod', 'Comp', 'k2', '\x00016500'::bytea, 'prefix e', 1);
+SELECT column1, column2, value FROM fdwmod.comp WHERE key = 'k2';
+DELETE FROM fdwmod.comp WHERE key = 'k2' AND column1 = 'd' RETURNING column1, column2, value;
+UPDATE fdwmod.comp SET value = 'prefix e, updated' WHERE key = 'k2' AND column1 = 'e';
+DELETE FROM fdwmod.comp WHERE key = 'k2' AND column1 = 'c';
+UPDATE fdwmod.comp SET value = 'c?' WHERE key = 'k2' AND column1 = 'c';
+SELECT column_name, value FROM cfstore.get_slice('FdwMod', 'Comp', 'k2');
+-- a NULL before a given component is the empty component
+INSERT INTO fdwmod.comp3 VALUES ('k', 'a', NULL, 5, 'a, empty, 5', 1);
+SELECT column1, column2, column3, value FROM fdwmod.comp3;
+SELECT column_name, value FROM cfstore.get_slice('FdwMod', 'Comp3', 'k');
+DELETE FROM fdwmod.comp3 WHERE column3 = 5;
+SELECT count(*) FROM cfstore.get_slice('FdwMod', 'Comp3', 'k');
 SELECT cfstore.verify('FdwMod', 'Comp');
 
 -- ---------------------------------------------------------------------------

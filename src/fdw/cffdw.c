@@ -393,10 +393,17 @@ column_type(const CfFdwTable *t, const CfFdwColumn *col, const uint8 *name, int 
 	return type;
 }
 
+/* Whether the empty byte string reads as NULL in column col: in every type but text and bytea. */
+bool
+cfFdwEmptyIsNull(const CfFdwColumn *col)
+{
+	return col->typid != BYTEAOID && col->typid != TEXTOID && col->typid != VARCHAROID;
+}
+
 /*
  * A cell's bytes as a value of a foreign table column.  The value column's
  * validator depends on the cell's name (name, namelen).  The empty byte
- * string is NULL in every type but text and bytea.
+ * string is NULL in every type but text and bytea (cfFdwEmptyIsNull).
  */
 Datum
 cfFdwToDatum(const CfFdwTable *t, const CfFdwColumn *col, const uint8 *data, int len,
@@ -418,6 +425,7 @@ cfFdwToDatum(const CfFdwTable *t, const CfFdwColumn *col, const uint8 *data, int
 		initStringInfo(&buf);
 		return PointerGetDatum(cfTypeToText(type, data, len, &buf));
 	}
+	Assert(cfFdwEmptyIsNull(col));
 	if (len == 0)
 	{
 		*isnull = true;

@@ -95,6 +95,7 @@ typedef struct CfFdwTable
 
 /* cffdw.c */
 extern CfFdwTable *cfFdwTableGet(Oid relid);
+extern bool cfFdwEmptyIsNull(const CfFdwColumn *col);
 extern Datum cfFdwToDatum(const CfFdwTable *t, const CfFdwColumn *col, const uint8 *data, int len,
 						  const uint8 *name, int namelen, bool *isnull);
 extern bytea *cfFdwFromDatum(const CfFdwTable *t, const CfFdwColumn *col, Datum value,

@@ -39,11 +39,14 @@
  * the whole old row.
  *
  * NULLs.  A NULL key, super column or name is refused with Cassandra's
- * texts; of a composite name's components only trailing ones may be NULL
- * (a prefix name, which reads back that way).  Reading shows the empty
- * value as NULL for every SQL type but text and bytea, so a NULL value of
- * those types writes the empty value; of text and bytea (and of a
- * counter) it is refused.
+ * texts.  Reading shows the empty value as NULL for every SQL type but
+ * text and bytea, so a NULL value of those types writes the empty value;
+ * of text and bytea (and of a counter) it is refused.  Of a composite
+ * name's components, trailing NULLs are left out (a prefix name, which
+ * reads back that way); a NULL before a given component is the empty
+ * component where the type reads that as NULL, else refused.  So the old
+ * row of an UPDATE or DELETE whose trailing components are NULL may stand
+ * for more than one cell: see old_address.
  *
  * Privileges: the executor checks the foreign table's; the storage
  * relation's are checked here as the function API checks them: INSERT to
@@ -445,6 +448,12 @@ row_address(const CfFdwTable *t, const Datum *values, const bool *nulls, CfFdwAd
 		{
 			int			ni = t->name_att[k] - 1;
 
+			if (nulls[ni] && cfFdwEmptyIsNull(&t->cols[ni]))
+			{
+				/* before a given component, a NULL can only be an empty one */
+				append_component(&buf, cfMakeBytea("", 0));
+				continue;
+			}
 			if (nulls[ni])
 				ereport(ERROR,
 						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
@@ -454,6 +463,83 @@ row_address(const CfFdwTable *t, const Datum *values, const bool *nulls, CfFdwAd
 			append_component(&buf, cfFdwFromDatum(t, &t->cols[ni], values[ni], NULL, 0));
 		}
 		a->name = cfMakeBytea(buf.data, buf.len);
+	}
+}
+
+/* Whether the cell at a is live for snapshot (a one-column slice). */
+static bool
+cell_is_live(CfFdwModifyState *st, const CfFdwAddress *a, Snapshot snapshot)
+{
+	CfSliceSpec spec;
+	CfSliceState *s;
+	CfOutCell	c;
+	bool		live;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.key = a->key;
+	spec.sc = a->sc;
+	spec.start = spec.finish = a->name;
+	spec.count = 1;
+	s = cfSliceBegin(st->rel, &spec, snapshot);
+	live = cfSliceNext(s, &c);
+	cfSliceEnd(s);
+	return live;
+}
+
+/*
+ * The address of the old row of an UPDATE or DELETE.  A composite name's
+ * trailing NULL components are a prefix name, but in every type but text
+ * and bytea the empty component reads as NULL too: ('b', NULL) of
+ * CompositeType(UTF8Type, LongType) is the cell ('b') or the cell ('b',
+ * <empty>).  Then the candidates are looked up with the statement's
+ * snapshot, which its scan read with: the one that is live is the row; if
+ * several are, the row does not tell which, and the change is refused
+ * rather than made to a cell the row may not be.
+ */
+static void
+old_address(CfFdwModifyState *st, EState *estate, const Datum *values, const bool *nulls, CfFdwAddress *a)
+{
+	const CfFdwTable *t = st->t;
+	int			last = -1,
+				nempty = 0,
+				nlive = 0;
+	CfFdwAddress cand;
+	StringInfoData buf;
+
+	row_address(t, values, nulls, a);
+	if (t->nname < 2)
+		return;
+	for (int k = 0; k < t->nname; k++)
+		if (!nulls[t->name_att[k] - 1])
+			last = k;
+	/* the trailing NULLs that may be empty components */
+	while (last + 1 + nempty < t->nname && cfFdwEmptyIsNull(&t->cols[t->name_att[last + 1 + nempty] - 1]))
+		nempty++;
+	if (nempty == 0)
+		return;
+	cand = *a;
+	initStringInfo(&buf);
+	appendBinaryStringInfo(&buf, VARDATA_ANY(a->name), VARSIZE_ANY_EXHDR(a->name));
+	for (int n = 0; n <= nempty; n++)
+	{
+		if (n > 0)
+		{
+			append_component(&buf, cfMakeBytea("", 0));
+			cand.name = cfMakeBytea(buf.data, buf.len);
+		}
+		if (cell_is_live(st, &cand, estate->es_snapshot))
+		{
+			if (nlive++ > 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						 errmsg("cannot tell which cell of column family %s.%s this row is",
+								t->cf->keyspace, t->cf->name),
+						 errdetail("Column \"%s\" is NULL, which is how both a name that ends before it and an empty %s component read, and the row's key has a live cell of each kind.",
+								   t->cols[t->name_att[last + 1] - 1].attname,
+								   format_type_be(t->cols[t->name_att[last + 1] - 1].typid)),
+						 errhint("Change or remove the cell with the function API (cfstore.insert, cfstore.remove), which takes the name's bytes.")));
+			*a = cand;
+		}
 	}
 }
 
@@ -696,7 +782,7 @@ cf_exec_update(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slot, Tuple
 	ovalues = palloc(sizeof(Datum) * Max(t->natts, 1));
 	onulls = palloc(sizeof(bool) * Max(t->natts, 1));
 	old_row(st, planSlot, ovalues, onulls);
-	row_address(t, ovalues, onulls, &oa);
+	old_address(st, estate, ovalues, onulls, &oa);
 	slot_getallattrs(slot);
 	row_address(t, slot->tts_values, slot->tts_isnull, &a);
 	if (t->cf->is_counter)
@@ -758,7 +844,7 @@ cf_exec_delete(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slot, Tuple
 	ovalues = palloc(sizeof(Datum) * Max(t->natts, 1));
 	onulls = palloc(sizeof(bool) * Max(t->natts, 1));
 	old_row(st, planSlot, ovalues, onulls);
-	row_address(t, ovalues, onulls, &oa);
+	old_address(st, estate, ovalues, onulls, &oa);
 	write_cell(st, &oa, CF_WRITE_TOMBSTONE, NULL, 0, false, 0, false);
 	MemoryContextSwitchTo(old);
 	if (st->wholerow_att != 0)
