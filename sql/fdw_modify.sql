@@ -250,6 +250,7 @@ SELECT column_name, value FROM cfstore.get_slice('FdwMod', 'Comp3', 'k');
 DELETE FROM fdwmod.comp3 WHERE column3 = 5;
 SELECT count(*) FROM cfstore.get_slice('FdwMod', 'Comp3', 'k');
 SELECT cfstore.verify('FdwMod', 'Comp');
+SELECT cfstore.verify('FdwMod', 'Comp3');
 
 -- ---------------------------------------------------------------------------
 -- 9. NULLs and invalid requests (semantics §11); none of them writes
