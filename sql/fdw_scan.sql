@@ -207,5 +207,23 @@ CREATE FOREIGN TABLE fdw_scan.nocf (key text, column_name text)
   SERVER cfstore OPTIONS (keyspace 'FdwScan', column_family 'Nope');
 SELECT * FROM fdw_scan.nocf;
 
+-- Row estimates: a row's cells are the cells over the distinct row keys that
+-- ANALYZE of the storage relation counted (before any, 100 are assumed)
+SELECT cfstore.create_column_family('FdwScan', 'Est', comparator => 'UTF8Type',
+         key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type');
+INSERT INTO "FdwScan"."Est" (key, column_name, value)
+  SELECT 'k' || (i % 3), 'c' || i, 'v' FROM generate_series(1, 600) i;
+DO $$ BEGIN EXECUTE format('ANALYZE %s', cfstore._storage_relation('FdwScan', 'Est')); END $$;
+CREATE FUNCTION pg_temp.plan_rows(q text) RETURNS float8 LANGUAGE plpgsql AS $$
+DECLARE
+  j json;
+BEGIN
+  EXECUTE 'EXPLAIN (FORMAT JSON) ' || q INTO j;
+  RETURN (j -> 0 -> 'Plan' ->> 'Plan Rows')::float8;
+END $$;
+SELECT pg_temp.plan_rows($$SELECT * FROM "FdwScan"."Est" WHERE key = 'k1'$$) AS one_key,
+       pg_temp.plan_rows($$SELECT * FROM "FdwScan"."Est" WHERE key = ANY ('{k1,k2}')$$) AS two_keys,
+       pg_temp.plan_rows($$SELECT * FROM "FdwScan"."Est"$$) AS all_rows;
+
 DROP SCHEMA fdw_scan CASCADE;
 SELECT cfstore.drop_keyspace('FdwScan');

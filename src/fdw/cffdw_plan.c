@@ -40,6 +40,7 @@
 #include "access/table.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_operator.h"
+#include "catalog/pg_statistic.h"
 #include "catalog/pg_type.h"
 #include "foreign/fdwapi.h"
 #include "mb/pg_wchar.h"
@@ -58,6 +59,7 @@
 #include "utils/pg_locale.h"
 #include "utils/rel.h"
 #include "utils/selfuncs.h"
+#include "utils/syscache.h"
 #include "utils/typcache.h"
 
 #include "api/cfargs.h"
@@ -423,18 +425,49 @@ cfFdwClassify(const CfFdwTable *t, Index relid, List *clauses, CfFdwPush *p)
  * ---------------------------------------------------------------------
  */
 
-/* Estimate the cells of the column family from its storage relation's size. */
+/*
+ * The number of distinct row keys ANALYZE found in the storage relation
+ * (of cells cells), or 0 if it has not been analyzed.
+ */
+static double
+analyzed_row_keys(Oid relid, double cells)
+{
+	AttrNumber	attnum = get_attnum(relid, "key");
+	HeapTuple	tup;
+	double		nd = 0;
+
+	if (attnum == InvalidAttrNumber)
+		return 0;
+	tup = SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(relid), Int16GetDatum(attnum),
+						  BoolGetDatum(false));
+	if (!HeapTupleIsValid(tup))
+		return 0;
+	nd = ((Form_pg_statistic) GETSTRUCT(tup))->stadistinct;
+	ReleaseSysCache(tup);
+	/* a negative figure is a fraction of the cells */
+	return nd < 0 ? -nd * cells : nd;
+}
+
+/*
+ * Estimate the cells of the column family from its storage relation's
+ * size, and the cells of a row from the distinct row keys ANALYZE counted.
+ */
 static void
 estimate_cells(CfFdwRelInfo *info)
 {
 	Relation	rel = table_open(info->t->storage_relid, AccessShareLock);
 	BlockNumber pages = RelationGetNumberOfBlocks(rel);
+	double		keys;
 
 	/* about 150 cells per leaf page of small cells (bench/README.md: ~40 bytes a cell) */
 	info->total_cells = rel->rd_rel->reltuples > 0 ? rel->rd_rel->reltuples : Max(pages, 1) * 150.0;
+	keys = rel->rd_rel->reltuples > 0 ? analyzed_row_keys(RelationGetRelid(rel), info->total_cells) : 0;
 	table_close(rel, AccessShareLock);
-	/* rows are wide by design; without statistics, assume 100 cells a row */
-	info->cells_per_key = Min(info->total_cells, 100.0);
+	if (keys >= 1)
+		info->cells_per_key = Max(info->total_cells / keys, 1.0);
+	else
+		/* rows are wide by design; without statistics, assume 100 cells a row */
+		info->cells_per_key = Min(info->total_cells, 100.0);
 }
 
 /* Rows and costs of a scan with pushed conditions p (and the local ones of the path). */
