@@ -137,7 +137,7 @@ cfTargetOpen(CfTarget *t, FunctionCallInfo fcinfo, AclMode mode)
 	CfCall	   *call = call_state(fcinfo);
 	text	   *ks;
 	text	   *cfname;
-	Oid			relid;
+	Oid			relid = InvalidOid;
 	bool		missing = false;
 
 	if (cfArgIsNull(fcinfo, 0))
