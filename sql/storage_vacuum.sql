@@ -163,5 +163,64 @@ SELECT cfstore.verify('Vac', 'Grace');
 -- autovacuum sees the inserts
 SELECT n_tup_ins > 0 AS counted FROM pg_stat_user_tables WHERE relid = :'grace_rel'::regclass;
 
+-- ---------------------------------------------------------------------------
+-- 7. overflow chains that no page refers to any more are freed, and new
+--    chains and tree pages take their pages: shadowed long values,
+--    rolled-back writes, removed rows with long keys (whose copies in
+--    separators and high keys are still referred to)
+-- ---------------------------------------------------------------------------
+SELECT cfstore.create_column_family('Vac', 'Long', comparator => 'UTF8Type',
+         key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type', gc_grace_seconds => 0);
+SELECT cfstore._storage_relation('Vac', 'Long') AS long_rel \gset
+-- 20 columns of 20 kB (3 overflow pages each), each written 5 times
+SELECT count(cfstore.insert('Vac', 'Long', 'k', 'c' || i, repeat(md5(i || '/' || w), 625), writetime => w))
+  FROM generate_series(1, 20) i, generate_series(1, 5) w;
+SELECT pg_relation_size(:'long_rel') AS long_size \gset
+SELECT vac_quiet();
+VACUUM :long_rel;
+-- four more versions of each take the pages of the four shadowed ones
+SELECT count(cfstore.insert('Vac', 'Long', 'k', 'c' || i, repeat(md5(i || '/' || w), 625), writetime => w))
+  FROM generate_series(1, 20) i, generate_series(6, 9) w;
+SELECT pg_relation_size(:'long_rel') = :long_size AS pages_reused;
+SELECT count(*), bool_and(value = repeat(md5(substr(column_name, 2) || '/9'), 625)) AS newest
+  FROM cfstore.get_slice('Vac', 'Long', 'k', count => 100);
+-- a rolled-back write's chains go too
+BEGIN;
+SELECT count(cfstore.insert('Vac', 'Long', 'k', 'c' || i, repeat('r', 20000), writetime => 10))
+  FROM generate_series(1, 20) i;
+ROLLBACK;
+SELECT vac_quiet();
+VACUUM :long_rel;
+SELECT pg_relation_size(:'long_rel') AS long_size \gset
+SELECT count(cfstore.insert('Vac', 'Long', 'k', 'c' || i, repeat(md5(i || '/10'), 625), writetime => 10))
+  FROM generate_series(1, 20) i;
+SELECT pg_relation_size(:'long_rel') = :long_size AS pages_reused;
+-- rows with 1,000-byte keys, so that separators and high keys refer to the
+-- keys' chains; half of them removed, VACUUM, then new rows whose long
+-- values take the freed pages: every descent still reads its separators
+SELECT count(cfstore.insert('Vac', 'Long', repeat('K', 997) || lpad(r::text, 3, '0'), 'c' || c,
+                            repeat('v', 300), writetime => 1))
+  FROM generate_series(1, 200) r, generate_series(1, 10) c;
+SELECT height > 1 AS split FROM cfstore.stats('Vac', 'Long');
+SELECT count(cfstore.remove('Vac', 'Long', repeat('K', 997) || lpad(r::text, 3, '0'), writetime => 2))
+  FROM generate_series(1, 200, 2) r;
+SELECT pg_sleep(1.1);
+SELECT vac_quiet();
+VACUUM :long_rel;
+SELECT tombstones, live_cells FROM cfstore.stats('Vac', 'Long');
+SELECT pg_relation_size(:'long_rel') AS long_size \gset
+SELECT count(cfstore.insert('Vac', 'Long', repeat('Q', 997) || lpad(r::text, 3, '0'), 'c',
+                            repeat(md5(r::text), 625), writetime => 3))
+  FROM generate_series(1, 100) r;
+-- they need 400 overflow pages (a key and a 20 kB value each); the removed
+-- rows' key chains, less those still referred to, were free
+SELECT (pg_relation_size(:'long_rel') - :long_size) / 8192 < 400 AS freed_pages_taken;
+SELECT cfstore.verify('Vac', 'Long');
+SELECT count(*) FROM generate_series(1, 200) r,
+       cfstore.get_slice('Vac', 'Long', repeat('K', 997) || lpad(r::text, 3, '0'), count => 100);
+SELECT count(*), bool_and(value = repeat(md5(r::text), 625)) AS same FROM generate_series(1, 100) r,
+       cfstore.get_slice('Vac', 'Long', repeat('Q', 997) || lpad(r::text, 3, '0'));
+SELECT count(*), count(DISTINCT key) FROM :long_rel;
+
 DROP FUNCTION vac_quiet();
 SELECT cfstore.drop_keyspace('Vac');

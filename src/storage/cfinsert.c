@@ -28,6 +28,7 @@
 
 #include "access/xloginsert.h"
 #include "miscadmin.h"
+#include "storage/indexfsm.h"
 #include "storage/lmgr.h"
 #include "utils/memutils.h"
 
@@ -292,12 +293,40 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 	}
 }
 
-/* A new page at the end of the relation, pinned and exclusively locked. */
-static Buffer
-new_page(Relation rel)
+/*
+ * A page for new contents, pinned and exclusively locked: a page VACUUM
+ * reclaimed (cfOverflowReclaim records them in the free space map), else a
+ * new page at the end of the relation.  The free space map is only a hint:
+ * a page it names is taken if it is still free (or new, after a crash) and
+ * nobody holds its lock, as nbtree takes its recycled pages.  The caller
+ * initialises the page and logs it whole.
+ */
+Buffer
+cfNewPage(Relation rel)
 {
 	Buffer		buf;
 
+	for (;;)
+	{
+		BlockNumber blkno = GetFreeIndexPage(rel);
+		Page		page;
+
+		if (blkno == InvalidBlockNumber)
+			break;
+		if (blkno == CF_META_BLOCK || blkno >= RelationGetNumberOfBlocks(rel))
+			continue;
+		buf = ReadBuffer(rel, blkno);
+		if (ConditionalLockBuffer(buf))
+		{
+			page = BufferGetPage(buf);
+			if (PageIsNew(page) ||
+				(CfPageGetOpaque(page)->page_id == CF_PAGE_ID &&
+				 (CfPageGetOpaque(page)->flags & CF_PAGE_FREE)))
+				return buf;
+			LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+		}
+		ReleaseBuffer(buf);
+	}
 	LockRelationForExtension(rel, ExclusiveLock);
 	buf = ReadBuffer(rel, P_NEW);
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
@@ -692,7 +721,7 @@ rewrite_page(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
 		items_space(ritems, nright) > page_capacity(hikey_len))
 		elog(ERROR, "cfstore: split of block %u does not fit (%d items)", BufferGetBlockNumber(buf), n);
 
-	rbuf = new_page(rel);
+	rbuf = cfNewPage(rel);
 	rblk = BufferGetBlockNumber(rbuf);
 	if (leaf && !CfPageIsRightmost(op))
 	{
@@ -813,7 +842,7 @@ insert_downlink(Relation rel, CfRelInfo *info, Buffer lbuf, CfStack *stack,
 		meta = CfPageGetMeta(BufferGetPage(mbuf));
 		if (meta->root == lblk)
 		{
-			Buffer		root = new_page(rel);
+			Buffer		root = cfNewPage(rel);
 			GenericXLogState *state = GenericXLogStart(rel);
 			Page		lp = GenericXLogRegisterBuffer(state, lbuf, 0);
 			Page		rp = GenericXLogRegisterBuffer(state, root, GENERIC_XLOG_FULL_IMAGE);

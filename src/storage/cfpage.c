@@ -522,7 +522,9 @@ cfRunEncodeAppended(const CfRun *run, const char *src, Size used, char *dst)
 
 /*
  * A stored part as it reads: the bytes a reference stands for (read into
- * cxt), else the stored bytes themselves.
+ * cxt), else the stored bytes themselves.  Without a relation (rel NULL) a
+ * long part is left unread, as its reference: for callers that only
+ * collect the references of a page (VACUUM), not for comparing keys.
  */
 static const uint8 *
 resolve_part(Relation rel, const uint8 *stored, int storedlen, bool islong, int *len,
@@ -531,14 +533,16 @@ resolve_part(Relation rel, const uint8 *stored, int storedlen, bool islong, int 
 	MemoryContext old;
 	const uint8 *out;
 
-	if (!islong)
+	if (!islong || rel == NULL)
 	{
+		if (islong && storedlen != CF_LONGREF_SIZE)
+			elog(ERROR, "cfstore: corrupt reference to an out-of-line part");
 		*len = storedlen;
 		if (ref)
-			*ref = NULL;
+			*ref = islong ? stored : NULL;
 		return stored;
 	}
-	if (storedlen != CF_LONGREF_SIZE || rel == NULL)
+	if (storedlen != CF_LONGREF_SIZE)
 		elog(ERROR, "cfstore: corrupt reference to an out-of-line part");
 	old = MemoryContextSwitchTo(cxt);
 	out = cfOverflowRead(rel, stored);

@@ -61,6 +61,7 @@ typedef CfPageOpaqueData *CfPageOpaque;
 #define CF_PAGE_ROOT			0x0004
 #define CF_PAGE_INCOMPLETE_SPLIT 0x0008	/* right sibling has no downlink yet */
 #define CF_PAGE_OVERFLOW		0x0010	/* a page of an out-of-line chain (cfoverflow.c) */
+#define CF_PAGE_FREE			0x0020	/* a reclaimed overflow page, in the free space map */
 
 #define CfPageGetOpaque(page) ((CfPageOpaque) PageGetSpecialPointer(page))
 #define CfPageIsRightmost(op) ((op)->right == InvalidBlockNumber)
@@ -235,6 +236,9 @@ extern void cfKeyCopy(const CfKey *src, CfKey *dst, MemoryContext cxt);
 
 /* cfoverflow.c */
 extern void cfOverflowWrite(Relation rel, const uint8 *data, Size len, uint8 *ref);
+extern BlockNumber cfOverflowRefBlock(const uint8 *ref);
+extern BlockNumber cfOverflowReclaim(Relation rel, uint8 *heads, BlockNumber nheads,
+									 TransactionId oldest_xmin, BufferAccessStrategy strategy);
 extern Size cfOverflowLength(const uint8 *ref);
 extern uint8 *cfOverflowRead(Relation rel, const uint8 *ref);
 extern const uint8 *cfCellValue(Relation rel, const CfCell *cell, int *len);
@@ -317,6 +321,7 @@ extern OffsetNumber cfChooseDownlink(Relation rel, CfRelInfo *info, Page page, c
 extern void cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cell);
 extern void cfTreeInit(Relation rel, ForkNumber fork, int32 cf_id);
 extern void cfTreeEnsure(Relation rel, CfRelInfo *info);
+extern Buffer cfNewPage(Relation rel);
 
 /* ---------------------------------------------------------------------
  * Visibility (cfvisibility.c)

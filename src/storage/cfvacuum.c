@@ -40,9 +40,11 @@
  *
  * A page that changes is rebuilt in place (one Generic WAL record);
  * readers hold one page at a time and never keep positions inside a page
- * across locks, so a rebuild is invisible to them.  Pages and overflow
- * chains are not freed: the space a rebuild frees is reused by the inserts
- * that land on the page.  A standby applies the rebuild without a recovery
+ * across locks, so a rebuild is invisible to them.  Tree pages are not
+ * freed: the space a rebuild frees is reused by the inserts that land on
+ * the page.  Overflow chains that no page refers to any more are: the pass
+ * notes the chains the pages it leaves behind refer to, and then the free
+ * ones go to the free space map (cfoverflow.c, "Reclaiming").  A standby applies the rebuild without a recovery
  * conflict (Generic WAL carries no horizon), so queries on a standby that
  * need removed versions require hot_standby_feedback.
  *
@@ -122,12 +124,25 @@ typedef struct CfVacuum
 	/* tombstones to remove once the pass has removed what they shadow */
 	List	   *deferred;		/* of CfDeferred */
 
+	/*
+	 * Overflow chains: the first blocks of those the pages left behind refer
+	 * to (a bitmap of nheads bits), and whether the pass met any long part
+	 * at all (if not, there is no chain to reclaim but a crash's orphans)
+	 */
+	uint8	   *heads;
+	BlockNumber nheads;
+	bool		saw_long;
+	bool		page_long;		/* the page being vacuumed had a long part */
+
 	/* counts */
 	double		pages;
 	double		live;
 	double		removed;
 	double		frozen;
+	BlockNumber reclaimed;		/* overflow pages freed */
 } CfVacuum;
+
+static bool run_has_long(const CfRun *run);
 
 /* Seconds since 1970 now. */
 static int64
@@ -506,6 +521,7 @@ vacuum_page(CfVacuum *v, Buffer buf, BufferAccessStrategy strategy, MemoryContex
 	MemoryContext old;
 
 	v->pages++;
+	v->page_long = false;
 	if (max < first)
 		return;
 	old = MemoryContextSwitchTo(cxt);
@@ -536,6 +552,9 @@ vacuum_page(CfVacuum *v, Buffer buf, BufferAccessStrategy strategy, MemoryContex
 			last++;
 		}
 
+		/* chains that this pass may leave unreferenced: see mark_leaf */
+		if (!v->page_long && run_has_long(&run))
+			v->saw_long = v->page_long = true;
 		if (!compact_run(v, &run, &kept))
 		{
 			/* unchanged: keep the items as they are, room to grow included */
@@ -672,6 +691,137 @@ remove_deferred(CfVacuum *v, const CfKey *key, MemoryContext cxt)
 	MemoryContextReset(cxt);
 }
 
+/* ---------------------------------------------------------------------
+ * Overflow chains still referenced (cfoverflow.c, "Reclaiming")
+ * ---------------------------------------------------------------------
+ */
+
+/* Note the chain a stored reference (or NULL) stands for. */
+static void
+mark_ref(CfVacuum *v, const uint8 *ref)
+{
+	BlockNumber blkno;
+
+	if (ref == NULL)
+		return;
+	v->saw_long = true;
+	blkno = cfOverflowRefBlock(ref);
+	if (blkno == InvalidBlockNumber)
+		return;
+	if (blkno >= v->nheads)
+	{
+		BlockNumber n = Max(blkno + 1, v->nheads * 2);
+
+		v->heads = repalloc(v->heads, n / 8 + 1);
+		memset(v->heads + v->nheads / 8 + 1, 0, n / 8 - v->nheads / 8);
+		v->nheads = n;
+	}
+	v->heads[blkno / 8] |= 1 << (blkno % 8);
+}
+
+/* Note the chains of the key parts an index tuple (separator, high key) carries. */
+static void
+mark_itup(CfVacuum *v, CfIndexTuple itup)
+{
+	CfKey		k;
+
+	cfIndexTupleKey(NULL, itup, &k);
+	mark_ref(v, k.keyref);
+	mark_ref(v, k.scref);
+	mark_ref(v, k.nameref);
+}
+
+/* Whether a decoded run has a part stored out of line. */
+static bool
+run_has_long(const CfRun *run)
+{
+	if (run->keyref != NULL || run->scref != NULL)
+		return true;
+	for (int i = 0; i < run->ncells; i++)
+		if (run->cells[i].nameref != NULL || (run->cells[i].flags & CF_CELL_LONG_VALUE))
+			return true;
+	return false;
+}
+
+/*
+ * Note the chains the locked leaf page that vacuum_page just left behind
+ * refers to: its high key and its runs.  The runs are decoded again (their
+ * long parts unread) only if the page had a long part before.
+ */
+static void
+mark_leaf(CfVacuum *v, Page page, MemoryContext cxt)
+{
+	CfPageOpaque op = CfPageGetOpaque(page);
+
+	if (!CfPageIsRightmost(op))
+		mark_itup(v, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, CF_HIKEY)));
+	if (!v->page_long)
+		return;
+	for (OffsetNumber off = CfPageFirstData(op); off <= PageGetMaxOffsetNumber(page); off++)
+	{
+		ItemId		iid = PageGetItemId(page, off);
+		CfRun		run;
+
+		/* without the relation, long parts come back as their references */
+		cfRunDecode(NULL, PageGetItem(page, iid), ItemIdGetLength(iid), &run, cxt);
+		mark_ref(v, run.keyref);
+		mark_ref(v, run.scref);
+		for (int i = 0; i < run.ncells; i++)
+		{
+			mark_ref(v, run.cells[i].nameref);
+			if (run.cells[i].flags & CF_CELL_LONG_VALUE)
+				mark_ref(v, run.cells[i].value);
+		}
+	}
+	MemoryContextReset(cxt);
+}
+
+/*
+ * Note the chains the internal pages refer to: separators and high keys
+ * keep copies of keys after the cells they were taken from are gone.
+ * While pages are never merged, every separator is also some leaf's high
+ * key (a leaf split makes it the left page's, and a later split of that
+ * page hands it on to the right half), which mark_leaf notes; reading the
+ * internal levels too keeps reclaiming safe without that invariant, for
+ * about one page in a hundred.  Each level is read left to right from its
+ * first page, after the leaf pass, so a separator a split adds meanwhile
+ * is met.
+ */
+static void
+mark_internal(CfVacuum *v, BufferAccessStrategy strategy)
+{
+	BlockNumber blkno;
+	uint32		level;
+
+	cfRelInfoRefreshRoot(v->rel, v->info);
+	blkno = v->info->root;
+	level = v->info->root_level;
+	while (level >= 1 && blkno != InvalidBlockNumber)
+	{
+		BlockNumber first_child = InvalidBlockNumber;
+
+		while (blkno != InvalidBlockNumber)
+		{
+			Buffer		buf = ReadBufferExtended(v->rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
+			Page		page;
+			CfPageOpaque op;
+
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			page = BufferGetPage(buf);
+			op = CfPageGetOpaque(page);
+			for (OffsetNumber off = FirstOffsetNumber; off <= PageGetMaxOffsetNumber(page); off++)
+				mark_itup(v, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, off)));
+			if (first_child == InvalidBlockNumber && CfPageFirstData(op) <= PageGetMaxOffsetNumber(page))
+				first_child = ((CfIndexTuple) PageGetItem(page, PageGetItemId(page, CfPageFirstData(op))))->child;
+			blkno = op->right;
+			UnlockReleaseBuffer(buf);
+			vacuum_delay_point();
+		}
+		blkno = first_child;
+		level--;
+	}
+}
+
 /* VACUUM: compact and freeze every leaf page, then update the statistics. */
 void
 cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strategy)
@@ -702,6 +852,8 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 	pagecxt = AllocSetContextCreate(cxt, "cfstore vacuum page", ALLOCSET_DEFAULT_SIZES);
 	v.cxt = cxt;
 	old = MemoryContextSwitchTo(cxt);
+	v.nheads = Max(npages, 8);
+	v.heads = palloc0(v.nheads / 8 + 1);
 
 	if (npages > 0)
 	{
@@ -713,6 +865,7 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 			BlockNumber right;
 
 			vacuum_page(&v, buf, strategy, pagecxt);
+			mark_leaf(&v, BufferGetPage(buf), pagecxt);
 			right = CfPageGetOpaque(BufferGetPage(buf))->right;
 			UnlockReleaseBuffer(buf);
 			vacuum_delay_point();
@@ -731,6 +884,16 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 			vacuum_delay_point();
 		}
 	}
+	/*
+	 * Overflow pages no page refers to any more.  (The long names of the
+	 * deferred tombstones just removed were noted: their chains go next
+	 * time.)
+	 */
+	if (v.saw_long)
+	{
+		mark_internal(&v, strategy);
+		v.reclaimed = cfOverflowReclaim(rel, v.heads, v.nheads, v.oldest_xmin, strategy);
+	}
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(cxt);
 
@@ -740,6 +903,6 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 						&frozenxid_updated, &minmulti_updated, false);
 	pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared, v.live, v.removed);
 	ereport((params->options & VACOPT_VERBOSE) ? INFO : DEBUG2,
-			(errmsg("cfstore: vacuumed \"%s\": %.0f leaf pages, %.0f live columns, %.0f versions removed, %.0f frozen",
-					RelationGetRelationName(rel), v.pages, v.live, v.removed, v.frozen)));
+			(errmsg("cfstore: vacuumed \"%s\": %.0f leaf pages, %.0f live columns, %.0f versions removed, %.0f frozen, %u overflow pages freed",
+					RelationGetRelationName(rel), v.pages, v.live, v.removed, v.frozen, v.reclaimed)));
 }
