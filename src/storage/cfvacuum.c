@@ -885,11 +885,13 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 		}
 	}
 	/*
-	 * Overflow pages no page refers to any more.  (The long names of the
-	 * deferred tombstones just removed were noted: their chains go next
-	 * time.)
+	 * Overflow pages no page refers to any more: looked for (a second read
+	 * of the relation) when the pass removed versions and met long parts.
+	 * A chain a failed write or a crash left without a reference goes with
+	 * the next such VACUUM.  (The long names of the deferred tombstones just
+	 * removed were noted: their chains go next time too.)
 	 */
-	if (v.saw_long)
+	if (v.saw_long && v.removed > 0)
 	{
 		mark_internal(&v, strategy);
 		v.reclaimed = cfOverflowReclaim(rel, v.heads, v.nheads, v.oldest_xmin, strategy);
