@@ -43,10 +43,11 @@
  * across locks, so a rebuild is invisible to them.  Tree pages are not
  * freed: the space a rebuild frees is reused by the inserts that land on
  * the page.  Overflow chains that no page refers to any more are: the pass
- * notes the chains the pages it leaves behind refer to, and then the free
- * ones go to the free space map (cfoverflow.c, "Reclaiming").  A standby applies the rebuild without a recovery
- * conflict (Generic WAL carries no horizon), so queries on a standby that
- * need removed versions require hot_standby_feedback.
+ * notes the chains the pages it leaves behind refer to, and the others go
+ * to the free space map (cfoverflow.c, "Reclaiming").  A standby applies
+ * the rebuild without a recovery conflict (Generic WAL carries no
+ * horizon), so queries on a standby that need removed versions require
+ * hot_standby_feedback.
  *
  *-------------------------------------------------------------------------
  */
@@ -127,7 +128,7 @@ typedef struct CfVacuum
 	/*
 	 * Overflow chains: the first blocks of those the pages left behind refer
 	 * to (a bitmap of nheads bits), and whether the pass met any long part
-	 * at all (if not, there is no chain to reclaim but a crash's orphans)
+	 * (if not, no chain can have lost its last reference)
 	 */
 	uint8	   *heads;
 	BlockNumber nheads;
@@ -141,8 +142,6 @@ typedef struct CfVacuum
 	double		frozen;
 	BlockNumber reclaimed;		/* overflow pages freed */
 } CfVacuum;
-
-static bool run_has_long(const CfRun *run);
 
 /* Seconds since 1970 now. */
 static int64
@@ -506,6 +505,18 @@ grow_items(CfItem *items, int n, int *cap)
 	return repalloc(items, sizeof(CfItem) * *cap);
 }
 
+/* Whether a decoded run has a part stored out of line. */
+static bool
+run_has_long(const CfRun *run)
+{
+	if (run->keyref != NULL || run->scref != NULL)
+		return true;
+	for (int i = 0; i < run->ncells; i++)
+		if (run->cells[i].nameref != NULL || (run->cells[i].flags & CF_CELL_LONG_VALUE))
+			return true;
+	return false;
+}
+
 /* Compact the leaf page in buf (exclusively locked), rebuilding it if anything changed. */
 static void
 vacuum_page(CfVacuum *v, Buffer buf, BufferAccessStrategy strategy, MemoryContext cxt)
@@ -729,18 +740,6 @@ mark_itup(CfVacuum *v, CfIndexTuple itup)
 	mark_ref(v, k.keyref);
 	mark_ref(v, k.scref);
 	mark_ref(v, k.nameref);
-}
-
-/* Whether a decoded run has a part stored out of line. */
-static bool
-run_has_long(const CfRun *run)
-{
-	if (run->keyref != NULL || run->scref != NULL)
-		return true;
-	for (int i = 0; i < run->ncells; i++)
-		if (run->cells[i].nameref != NULL || (run->cells[i].flags & CF_CELL_LONG_VALUE))
-			return true;
-	return false;
 }
 
 /*
