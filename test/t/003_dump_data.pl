@@ -6,7 +6,8 @@
 # cells are COPYed back in.  The restored side must return the same slices
 # and counter totals, keep TTL expiry instants, pass verify, and keep
 # working; the column families' foreign tables (restored by pg_dump's own
-# DDL) read the same rows.
+# DDL) read the same rows.  Also restored: in one transaction, from a plain
+# script, and in parallel by the README's four pg_restore steps.
 use strict;
 use warnings;
 
@@ -213,6 +214,31 @@ $node->command_ok([ 'psql', '-X', '-v', 'ON_ERROR_STOP=1', '-q', '-d', 'dst2', '
 	'plain dump restores with psql');
 is(snapshot('dst2'), $before, 'plain dump: the same data');
 is($node->safe_psql('dst2', $totals), $totals_before, 'plain dump: the same counter totals');
+
+# pg_restore -j: its workers take the largest data first, so storage data
+# arrives before the catalog rows it needs, and the restore says so.  The
+# README's recipe restores in parallel all the same: the definitions, then
+# the catalog data alone, then every other table's data with -j, then the
+# indexes and constraints with -j.
+$node->safe_psql('postgres', 'CREATE DATABASE dst3');
+$node->command_fails_like([ 'pg_restore', '-j', '2', '-d', 'dst3', "$tmp/src.dump" ],
+	qr/is not in the cfstore catalog\n.*HINT:  Restore the cfstore catalog tables \(schema cfstore\) before the data of schema cfstore_data/,
+	'pg_restore -j alone: storage data before the catalog is refused, with the way out');
+$node->safe_psql('postgres', 'CREATE DATABASE dst4');
+for my $step ([ '--section=pre-data' ], [ '--data-only', '-n', 'cfstore' ],
+	[ '-j', '2', '--data-only', '-N', 'cfstore' ], [ '-j', '2', '--section=post-data' ])
+{
+	$node->command_ok([ 'pg_restore', '--exit-on-error', @$step, '-d', 'dst4', "$tmp/src.dump" ],
+		"parallel recipe: pg_restore @$step");
+}
+is(snapshot('dst4'), $before, 'parallel recipe: the same data');
+is($node->safe_psql('dst4', $totals), $totals_before, 'parallel recipe: the same counter totals');
+is($node->safe_psql('dst4', join('; ', map { qq{SELECT cfstore.verify('Dump', '$_')} } @cfs)),
+	"\n" x (@cfs - 1), 'parallel recipe: every column family verifies');
+is($node->safe_psql('dst4', q{SELECT cfstore.create_column_family('Dump', 'New');
+                               SELECT id > (SELECT max(id) FROM cfstore.column_family WHERE name <> 'New')
+                                 FROM cfstore.column_family WHERE name = 'New'}),
+	"\nt", 'parallel recipe: the column family id sequence is restored with the catalog');
 
 # VACUUM FULL rewrites a storage relation through the same insert path
 for my $cf (@cfs)
