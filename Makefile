@@ -24,7 +24,7 @@ OBJS = \
 	src/storage/cfvacuum.o \
 	src/storage/cftableam.o \
 	src/storage/cfhooks.o \
-	src/storage/cfverify.o src/storage/cfoverflow.o \
+	src/storage/cfverify.o src/storage/cfoverflow.o src/storage/cffree.o \
 	src/storage/cfindex.o \
 	src/api/cfapi.o \
 	src/api/cfmutate.o \

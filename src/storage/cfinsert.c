@@ -50,12 +50,17 @@ item_key(Relation rel, Page page, OffsetNumber off, CfKey *key)
 
 /*
  * Whether key lies at or beyond the high key of the internal or leaf page
- * (a descent or a reader must move right).
+ * (a descent or a reader must move right).  Every key is beyond a dead
+ * page: its key space went to its right sibling (cffree.c).
  */
 bool
 cfBeyondHighKey(Relation rel, CfRelInfo *info, Page page, const CfKey *key)
 {
-	if (CfPageIsRightmost(CfPageGetOpaque(page)))
+	CfPageOpaque op = CfPageGetOpaque(page);
+
+	if (CfPageIsDead(op))
+		return true;
+	if (CfPageIsRightmost(op))
 		return false;
 	return cfIndexTupleCompare(rel, &info->order,
 							   (CfIndexTuple) PageGetItem(page, PageGetItemId(page, CF_HIKEY)), key) <= 0;
@@ -160,8 +165,7 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 	if (lowkey)
 		*lowkey = cf_minus_infinity;
 
-	if (info->root != InvalidBlockNumber && info->root_level > 0 &&
-		info->rootcopy_blkno == info->root && !info->rootcopy_stale)
+	if (info->root != InvalidBlockNumber && info->root_level > 0 && cfRootCopyUsable(info))
 	{
 		Page		image = (Page) info->rootcopy.data;
 		OffsetNumber off = cfChooseDownlink(rel, info, image, key);
@@ -206,11 +210,7 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 			{
 				/* the next descents start from an image of it */
 				if (op->level > 0)
-				{
-					memcpy(info->rootcopy.data, page, BLCKSZ);
-					info->rootcopy_blkno = info->root;
-					info->rootcopy_stale = false;
-				}
+					cfRootCopyTake(info, page);
 				break;
 			}
 			/* the root moved (a root split): the cached metapage is stale */
@@ -250,7 +250,8 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 			/* the image lacks a downlink: take it again next time */
 			if (below_image)
 				info->rootcopy_stale = true;
-			if (lowkey)
+			/* a dead page's key space, and so its low key, is its right sibling's now */
+			if (lowkey && !CfPageIsDead(op))
 			{
 				CfKey		hk;
 
@@ -295,7 +296,7 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 
 /*
  * A page for new contents, pinned and exclusively locked: a page VACUUM
- * reclaimed (cfOverflowReclaim records them in the free space map), else a
+ * reclaimed (cfReclaimPages records them in the free space map), else a
  * new page at the end of the relation.  The free space map is only a hint:
  * a page it names is taken if it is still free (or new, after a crash) and
  * nobody holds its lock, as nbtree takes its recycled pages.  The caller
@@ -777,8 +778,8 @@ rewrite_page(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
  * The block of the page at `level` that covers key, found by a descent from
  * the current root (share locks, one at a time; nothing stays locked).
  */
-static BlockNumber
-find_page_at_level(Relation rel, CfRelInfo *info, const CfKey *key, uint16 level)
+BlockNumber
+cfFindPageAtLevel(Relation rel, CfRelInfo *info, const CfKey *key, uint16 level)
 {
 	Buffer		buf;
 
@@ -878,7 +879,7 @@ insert_downlink(Relation rel, CfRelInfo *info, Buffer lbuf, CfStack *stack,
 		 */
 		UnlockReleaseBuffer(mbuf);
 		stack = palloc(sizeof(CfStack));
-		stack->blkno = find_page_at_level(rel, info, sep, level + 1);
+		stack->blkno = cfFindPageAtLevel(rel, info, sep, level + 1);
 		stack->parent = NULL;
 	}
 

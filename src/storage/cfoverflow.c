@@ -26,10 +26,10 @@
  * reference.  VACUUM collects the chains its pass finds referenced (the
  * runs and high keys of every leaf it leaves behind, then the separators
  * and high keys of every internal page, which keep copies of keys), and
- * cfOverflowReclaim frees every other overflow page whose writer ended
- * before VACUUM began (its transaction id, in pd_prune_xid, precedes
- * VACUUM's oldest xmin): such a writer stored its references before the
- * pass looked, and later references to an existing chain are copies of
+ * cfReclaimPages (cffree.c) frees every other overflow page whose writer
+ * ended before VACUUM began (its transaction id, in pd_prune_xid, precedes
+ * VACUUM's oldest xmin: cfOverflowReclaimable): such a writer stored its
+ * references before the pass looked, and later references to an existing chain are copies of
  * ones the pass saw (items move right only, separators are copied from
  * items), while chains written meanwhile carry newer ids.  A freed page is
  * marked CF_PAGE_FREE (WAL-logged) and recorded in the free space map, and
@@ -49,11 +49,9 @@
 #include "access/transam.h"
 #include "access/xact.h"
 #include "access/xloginsert.h"
-#include "commands/vacuum.h"
 #include "miscadmin.h"
 #include "port/pg_crc32c.h"
 #include "storage/bufmgr.h"
-#include "storage/indexfsm.h"
 #include "storage/lmgr.h"
 
 #include "storage/cfstorage.h"
@@ -229,115 +227,20 @@ cfCellValue(Relation rel, const CfCell *cell, int *len)
 	return cell->value;
 }
 
-/* Whether bit blkno of a block bitmap of nbits bits is set. */
-static inline bool
-bit_is_set(const uint8 *bits, BlockNumber nbits, BlockNumber blkno)
-{
-	return blkno < nbits && (bits[blkno / 8] & (1 << (blkno % 8))) != 0;
-}
-
 /*
- * Whether a page is free already (or new), or an overflow page whose
- * writer ended before oldest_xmin: pages written before writers were
+ * Whether the page is an overflow page whose writer ended before
+ * oldest_xmin, so that no reference to it can appear that VACUUM's pass did
+ * not see (see "Reclaiming" above): pages written before writers were
  * stamped (an invalid id) count as old.
  */
-static bool
-reclaimable(Page page, TransactionId oldest_xmin)
+bool
+cfOverflowReclaimable(Page page, TransactionId oldest_xmin)
 {
 	CfPageOpaque op = CfPageGetOpaque(page);
 	TransactionId xid = ((PageHeader) page)->pd_prune_xid;
 
-	if (PageIsNew(page))
-		return true;
-	if (op->page_id != CF_PAGE_ID)
+	if (PageIsNew(page) || op->page_id != CF_PAGE_ID)
 		return false;
-	if (op->flags & CF_PAGE_FREE)
-		return true;
 	return (op->flags & CF_PAGE_OVERFLOW) &&
 		(!TransactionIdIsNormal(xid) || TransactionIdPrecedes(xid, oldest_xmin));
-}
-
-/*
- * Free the overflow pages no reference reaches (see "Reclaiming" above).
- * heads is a bitmap of nheads bits: the first blocks of the chains that
- * VACUUM found referenced; it is extended here to every block of those
- * chains.  Pages already free, and new pages a crash left empty, are
- * recorded in the free space map again (it is not crash-safe).  Returns
- * the number of pages freed.
- */
-BlockNumber
-cfOverflowReclaim(Relation rel, uint8 *heads, BlockNumber nheads, TransactionId oldest_xmin,
-				  BufferAccessStrategy strategy)
-{
-	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
-	uint8	   *used = palloc0(nblocks / 8 + 1);
-	BlockNumber freed = 0;
-
-	/* every block of every referenced chain */
-	for (BlockNumber b = 0; b < Min(nheads, nblocks); b++)
-	{
-		BlockNumber blkno = b;
-
-		if (!bit_is_set(heads, nheads, b))
-			continue;
-		while (blkno != InvalidBlockNumber && blkno != CF_META_BLOCK && blkno < nblocks &&
-			   !bit_is_set(used, nblocks, blkno))
-		{
-			Buffer		buf;
-			Page		page;
-			BlockNumber next = InvalidBlockNumber;
-
-			used[blkno / 8] |= 1 << (blkno % 8);
-			buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
-			LockBuffer(buf, BUFFER_LOCK_SHARE);
-			page = BufferGetPage(buf);
-			if (!PageIsNew(page) && (CfPageGetOpaque(page)->flags & CF_PAGE_OVERFLOW))
-				next = CfPageGetOpaque(page)->right;
-			UnlockReleaseBuffer(buf);
-			blkno = next;
-		}
-		vacuum_delay_point();
-	}
-
-	/* free the other overflow pages whose writers ended before VACUUM began */
-	for (BlockNumber blkno = CF_META_BLOCK + 1; blkno < nblocks; blkno++)
-	{
-		Buffer		buf;
-		Page		page;
-		CfPageOpaque op;
-
-		if (bit_is_set(used, nblocks, blkno))
-			continue;
-		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		if (!reclaimable(BufferGetPage(buf), oldest_xmin))
-		{
-			UnlockReleaseBuffer(buf);
-			vacuum_delay_point();
-			continue;
-		}
-		/* a candidate: look again under the exclusive lock */
-		LockBuffer(buf, BUFFER_LOCK_UNLOCK);
-		LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-		page = BufferGetPage(buf);
-		op = CfPageGetOpaque(page);
-		if (PageIsNew(page) || (op->page_id == CF_PAGE_ID && (op->flags & CF_PAGE_FREE)))
-			RecordFreeIndexPage(rel, blkno);
-		else if (reclaimable(page, oldest_xmin))
-		{
-			GenericXLogState *state = GenericXLogStart(rel);
-			Page		gpage = GenericXLogRegisterBuffer(state, buf, GENERIC_XLOG_FULL_IMAGE);
-
-			cfPageInit(gpage, 0, CF_PAGE_FREE);
-			GenericXLogFinish(state);
-			RecordFreeIndexPage(rel, blkno);
-			freed++;
-		}
-		UnlockReleaseBuffer(buf);
-		vacuum_delay_point();
-	}
-	pfree(used);
-	if (nblocks > CF_META_BLOCK + 1)
-		IndexFreeSpaceMapVacuum(rel);
-	return freed;
 }

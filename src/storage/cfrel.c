@@ -17,11 +17,13 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/transam.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_namespace.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "storage/proc.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
@@ -251,6 +253,37 @@ cfRelInfo(Relation rel)
 		rel->rd_amcache = info;
 	}
 	return info;
+}
+
+/* Take an image of the root page (locked, an internal page) for the next descents. */
+void
+cfRootCopyTake(CfRelInfo *info, Page root)
+{
+	memcpy(info->rootcopy.data, root, BLCKSZ);
+	info->rootcopy_blkno = info->root;
+	info->rootcopy_stale = false;
+	info->rootcopy_xid = ReadNextTransactionId();
+}
+
+/*
+ * Whether a descent may start from the backend's image of the root page:
+ * it must be of the current root and not known to miss a downlink, and if
+ * its children are leaves, which VACUUM may free and reuse (cffree.c), the
+ * backend's xmin must not be past the next transaction id read when the
+ * image was taken.  A leaf unlinked after that is stamped with a later id
+ * and is not reused while this backend's xmin holds the horizon back; an
+ * xmin taken after a reuse is past the stamp.  The images of higher roots
+ * name internal pages only, which are never freed.
+ */
+bool
+cfRootCopyUsable(CfRelInfo *info)
+{
+	if (info->rootcopy_blkno != info->root || info->rootcopy_stale)
+		return false;
+	if (CfPageGetOpaque((Page) info->rootcopy.data)->level > 1)
+		return true;
+	return TransactionIdIsValid(MyProc->xmin) &&
+		TransactionIdPrecedesOrEquals(MyProc->xmin, info->rootcopy_xid);
 }
 
 /* The owner of a schema. */

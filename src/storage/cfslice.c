@@ -321,10 +321,13 @@ pin_child(Relation rel, CfRelInfo *info, BlockNumber child, Buffer parent)
  *
  * Any image of an internal page, however old, is a sound place to start a
  * Lehman-Yao descent in this tree: a downlink's separator is the low key of
- * its child, which never changes (a split moves the upper part of a page to
- * a new right sibling, and pages are never merged or deleted), so a
+ * its child, which never rises (a split moves the upper part of a page to
+ * a new right sibling; an unlink gives an empty leaf's key space to its
+ * right sibling and leaves the page dead, which every key is beyond), so a
  * downlink of an old image leads to a page that starts at or before the
- * key, and moving right from there reaches the page that covers it.  The
+ * key, or to a dead one, and moving right from there reaches the page that
+ * covers it.  A page is reused only when no snapshot older than its unlink
+ * is left, which cfRootCopyUsable checks for the image.  The
  * image saves a buffer access, its lock and a search of the root per read.
  * It is taken again when the cached metapage names another root, and when
  * a descent from it had to move right at the level below (the tree grew
@@ -342,7 +345,7 @@ read_descend(Relation rel, CfRelInfo *info, const CfKey *key, CfKey *lowkey, Mem
 	left->blkno = InvalidBlockNumber;
 	if (info->root == InvalidBlockNumber || info->root_level == 0)
 		return cfDescend(rel, info, key, false, NULL, lowkey, lowcxt);
-	if (info->rootcopy_blkno != info->root || info->rootcopy_stale)
+	if (!cfRootCopyUsable(info))
 	{
 		Page		page;
 		CfPageOpaque op;
@@ -358,9 +361,7 @@ read_descend(Relation rel, CfRelInfo *info, const CfKey *key, CfKey *lowkey, Mem
 			info->rootcopy_blkno = InvalidBlockNumber;
 			return cfDescend(rel, info, key, false, NULL, lowkey, lowcxt);
 		}
-		memcpy(image, page, BLCKSZ);
-		info->rootcopy_blkno = info->root;
-		info->rootcopy_stale = false;
+		cfRootCopyTake(info, page);
 		UnlockReleaseBuffer(buf);
 	}
 
@@ -386,14 +387,18 @@ read_descend(Relation rel, CfRelInfo *info, const CfKey *key, CfKey *lowkey, Mem
 				break;
 			if (first_level)
 				info->rootcopy_stale = true;
-			if (op->level == 0)
+			/* a dead page's key space, and so its low key, is its right sibling's now */
+			if (!CfPageIsDead(op))
 			{
-				/* the page passed is the left neighbour now */
-				left->blkno = BufferGetBlockNumber(buf);
-				left->lowkey = *lowkey;
+				if (op->level == 0)
+				{
+					/* the page passed is the left neighbour now */
+					left->blkno = BufferGetBlockNumber(buf);
+					left->lowkey = *lowkey;
+				}
+				cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, CF_HIKEY)), &hk);
+				cfKeyCopy(&hk, lowkey, lowcxt);
 			}
-			cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, CF_HIKEY)), &hk);
-			cfKeyCopy(&hk, lowkey, lowcxt);
 			child = op->right;
 			UnlockReleaseBuffer(buf);
 			CHECK_FOR_INTERRUPTS();
@@ -456,30 +461,67 @@ walk_init(CfWalk *w, Relation rel, CfRelInfo *info, const CfKey *start, bool bac
 	w->keycxt = keycxt;
 }
 
-/* The page before blkno (whose left-link was left), share-locked, or InvalidBuffer. */
+/* How many pages walk_left moves right from a left-link before it looks at its start again. */
+#define CF_WALK_LEFT_TRIES 4
+
+/*
+ * The page before blkno (whose left-link was left), share-locked, or
+ * InvalidBuffer if blkno is the leftmost.  The page the left-link named
+ * may have split since (move right to the page whose right-link is
+ * blkno) or been unlinked (cffree.c): then, or after a few pages right,
+ * blkno is looked at again.  If it is still linked its left-link is
+ * current; if it was unlinked itself (VACUUM emptied it after it was
+ * read), the first live page right of it holds its key space, and the
+ * page before that one is the one wanted.
+ */
 static Buffer
 walk_left(CfWalk *w, BlockNumber blkno, BlockNumber left)
 {
-	Buffer		buf;
-
-	if (left == InvalidBlockNumber)
-		return InvalidBuffer;
-	buf = ReadBuffer(w->rel, left);
-	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	for (;;)
 	{
-		CfPageOpaque op = CfPageGetOpaque(BufferGetPage(buf));
-		BlockNumber right = op->right;
+		Buffer		buf;
+		CfPageOpaque op;
 
-		if (right == blkno)
-			return buf;
-		/* the left page split after we saw its link: move right to our neighbour */
-		if (right == InvalidBlockNumber)
-			elog(ERROR, "cfstore: left sibling chain of block %u is broken", blkno);
+		if (left == InvalidBlockNumber)
+			return InvalidBuffer;
+		buf = ReadBuffer(w->rel, left);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		for (int tries = 0;; tries++)
+		{
+			BlockNumber right;
+
+			op = CfPageGetOpaque(BufferGetPage(buf));
+			if (CfPageIsDead(op))
+				break;
+			right = op->right;
+			if (right == blkno)
+				return buf;
+			if (right == InvalidBlockNumber || tries >= CF_WALK_LEFT_TRIES)
+				break;
+			/* the left page split after we saw its link: move right to our neighbour */
+			UnlockReleaseBuffer(buf);
+			CHECK_FOR_INTERRUPTS();
+			buf = ReadBuffer(w->rel, right);
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+		}
 		UnlockReleaseBuffer(buf);
 		CHECK_FOR_INTERRUPTS();
-		buf = ReadBuffer(w->rel, right);
+
+		/* look at blkno again: its left-link now, or its successor's */
+		buf = ReadBuffer(w->rel, blkno);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		op = CfPageGetOpaque(BufferGetPage(buf));
+		while (CfPageIsDead(op))
+		{
+			blkno = op->right;
+			UnlockReleaseBuffer(buf);
+			CHECK_FOR_INTERRUPTS();
+			buf = ReadBuffer(w->rel, blkno);
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			op = CfPageGetOpaque(BufferGetPage(buf));
+		}
+		left = op->left;
+		UnlockReleaseBuffer(buf);
 	}
 }
 
@@ -490,7 +532,8 @@ walk_left(CfWalk *w, BlockNumber blkno, BlockNumber left)
  * (it needs other pages first), the page is unlocked but stays pinned
  * while resolve, given the page's block and left-link, reads them; then it
  * is locked again and the walk moves right from it if it split meanwhile
- * (splits move keys right only, and pages are never merged).  Returns false
+ * (splits move keys right only; the page is pinned, so VACUUM does not
+ * unlink it).  Returns false
  * once the walk is over.
  */
 typedef bool (*CfLandFn) (void *arg, Buffer buf, const CfKey *lowkey);

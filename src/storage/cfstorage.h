@@ -61,10 +61,12 @@ typedef CfPageOpaqueData *CfPageOpaque;
 #define CF_PAGE_ROOT			0x0004
 #define CF_PAGE_INCOMPLETE_SPLIT 0x0008	/* right sibling has no downlink yet */
 #define CF_PAGE_OVERFLOW		0x0010	/* a page of an out-of-line chain (cfoverflow.c) */
-#define CF_PAGE_FREE			0x0020	/* a reclaimed overflow page, in the free space map */
+#define CF_PAGE_FREE			0x0020	/* a reclaimed page, in the free space map */
+#define CF_PAGE_DEAD			0x0040	/* an unlinked empty leaf (cffree.c); pd_prune_xid: when */
 
 #define CfPageGetOpaque(page) ((CfPageOpaque) PageGetSpecialPointer(page))
 #define CfPageIsRightmost(op) ((op)->right == InvalidBlockNumber)
+#define CfPageIsDead(op) (((op)->flags & CF_PAGE_DEAD) != 0)
 /* item 1 is the high key unless the page is rightmost (as nbtree's P_HIKEY) */
 #define CF_HIKEY ((OffsetNumber) 1)
 #define CfPageFirstData(op) (CfPageIsRightmost(op) ? FirstOffsetNumber : OffsetNumberNext(CF_HIKEY))
@@ -77,8 +79,8 @@ typedef struct CfMetaPageData
 	BlockNumber root;
 	uint32		root_level;
 	int32		cf_id;			/* the column family (cfstore.column_family.id) */
-	uint32		pad;
-	uint64		live_cells;		/* planner estimate, maintained by VACUUM */
+	uint32		dead_pages;		/* unlinked leaves not yet reclaimed (cffree.c) */
+	uint64		live_cells;		/* unused, zero: the planner reads pg_class.reltuples */
 } CfMetaPageData;
 
 #define CfPageGetMeta(page) ((CfMetaPageData *) PageGetContents(page))
@@ -237,8 +239,7 @@ extern void cfKeyCopy(const CfKey *src, CfKey *dst, MemoryContext cxt);
 /* cfoverflow.c */
 extern void cfOverflowWrite(Relation rel, const uint8 *data, Size len, uint8 *ref);
 extern BlockNumber cfOverflowRefBlock(const uint8 *ref);
-extern BlockNumber cfOverflowReclaim(Relation rel, uint8 *heads, BlockNumber nheads,
-									 TransactionId oldest_xmin, BufferAccessStrategy strategy);
+extern bool cfOverflowReclaimable(Page page, TransactionId oldest_xmin);
 extern Size cfOverflowLength(const uint8 *ref);
 extern uint8 *cfOverflowRead(Relation rel, const uint8 *ref);
 extern const uint8 *cfCellValue(Relation rel, const CfCell *cell, int *len);
@@ -268,6 +269,7 @@ typedef struct CfRelInfo
 	 */
 	BlockNumber rootcopy_blkno;
 	bool		rootcopy_stale;
+	TransactionId rootcopy_xid; /* the next xid when it was taken: cfRootCopyUsable */
 	PGAlignedBlock rootcopy;
 	/*
 	 * The shared buffer that last held each page a read descended to, by
@@ -280,6 +282,8 @@ typedef struct CfRelInfo
 } CfRelInfo;
 
 extern CfRelInfo *cfRelInfo(Relation rel);
+extern void cfRootCopyTake(CfRelInfo *info, Page root);
+extern bool cfRootCopyUsable(CfRelInfo *info);
 extern void cfRelInfoRefreshRoot(Relation rel, CfRelInfo *info);
 extern int32 cfRelationCfId(Relation rel);
 extern const CfColumnFamily *cfRelationColumnFamily(Relation rel);
@@ -318,6 +322,7 @@ extern Buffer cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool fo
 extern Buffer cfMoveRight(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *key, int lockmode);
 extern bool cfBeyondHighKey(Relation rel, CfRelInfo *info, Page page, const CfKey *key);
 extern OffsetNumber cfChooseDownlink(Relation rel, CfRelInfo *info, Page page, const CfKey *key);
+extern BlockNumber cfFindPageAtLevel(Relation rel, CfRelInfo *info, const CfKey *key, uint16 level);
 extern void cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cell);
 extern void cfTreeInit(Relation rel, ForkNumber fork, int32 cf_id);
 extern void cfTreeEnsure(Relation rel, CfRelInfo *info);
@@ -381,6 +386,22 @@ extern void cfScanEnd(CfScanState *state);
 extern bool cfIsStorageRelation(Relation rel);
 extern void cfHooksInit(void);
 extern CfOutCell *cfSamplePage(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy, int *n);
+
+/* cffree.c: freeing empty leaves and pages nothing refers to */
+typedef struct CfReclaimStats
+{
+	BlockNumber overflow_freed; /* overflow pages freed */
+	BlockNumber leaves_freed;	/* dead leaves freed */
+	BlockNumber dead_left;		/* dead leaves some snapshot may still reach */
+} CfReclaimStats;
+
+extern bool cfUnlinkLeaf(Relation rel, CfRelInfo *info, BlockNumber blkno, BufferAccessStrategy strategy);
+extern void cfReclaimPages(Relation rel, const uint8 *tree, BlockNumber ntree,
+						   uint8 *heads, BlockNumber nheads, bool overflow,
+						   TransactionId oldest_xmin, BufferAccessStrategy strategy,
+						   CfReclaimStats *st);
+extern uint32 cfMetaDeadPages(Relation rel);
+extern void cfMetaSetDeadPages(Relation rel, uint32 n);
 
 /* cfvacuum.c */
 struct VacuumParams;

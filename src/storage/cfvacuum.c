@@ -40,11 +40,13 @@
  *
  * A page that changes is rebuilt in place (one Generic WAL record);
  * readers hold one page at a time and never keep positions inside a page
- * across locks, so a rebuild is invisible to them.  Tree pages are not
- * freed: the space a rebuild frees is reused by the inserts that land on
- * the page.  Overflow chains that no page refers to any more are: the pass
- * notes the chains the pages it leaves behind refer to, and the others go
- * to the free space map (cfoverflow.c, "Reclaiming").  A standby applies
+ * across locks, so a rebuild is invisible to them.  The space a rebuild
+ * frees is reused by the inserts that land on the page.  A leaf the pass
+ * leaves empty is unlinked from the tree after the pass, and freed once no
+ * snapshot can still reach it (cffree.c).  Overflow chains that no page
+ * refers to any more are freed too: the pass notes the chains the pages it
+ * leaves behind refer to, and the others go to the free space map
+ * (cfoverflow.c, "Reclaiming").  A standby applies
  * the rebuild without a recovery conflict (Generic WAL carries no
  * horizon), so queries on a standby that need removed versions require
  * hot_standby_feedback.
@@ -135,13 +137,37 @@ typedef struct CfVacuum
 	bool		saw_long;
 	bool		page_long;		/* the page being vacuumed had a long part */
 
+	/*
+	 * Tree pages the pass met (a bitmap of ntree bits: leaves left linked,
+	 * and internal pages once mark_internal has read them), which the
+	 * reclaiming scan skips; and the leaves it left empty, to unlink.
+	 */
+	uint8	   *tree;
+	BlockNumber ntree;
+	BlockNumber *empty;
+	int			nempty;
+	int			maxempty;
+
 	/* counts */
 	double		pages;
 	double		live;
 	double		removed;
 	double		frozen;
-	BlockNumber reclaimed;		/* overflow pages freed */
+	BlockNumber unlinked;		/* empty leaves unlinked */
+	CfReclaimStats reclaim;		/* pages freed */
 } CfVacuum;
+
+/* Set or clear bit blkno of the bitmap of tree pages (blocks added since VACUUM began are not in it). */
+static void
+tree_mark(CfVacuum *v, BlockNumber blkno, bool set)
+{
+	if (blkno >= v->ntree)
+		return;
+	if (set)
+		v->tree[blkno / 8] |= 1 << (blkno % 8);
+	else
+		v->tree[blkno / 8] &= ~(1 << (blkno % 8));
+}
 
 /* Seconds since 1970 now. */
 static int64
@@ -808,6 +834,7 @@ mark_internal(CfVacuum *v, BufferAccessStrategy strategy)
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
 			page = BufferGetPage(buf);
 			op = CfPageGetOpaque(page);
+			tree_mark(v, blkno, true);
 			for (OffsetNumber off = FirstOffsetNumber; off <= PageGetMaxOffsetNumber(page); off++)
 				mark_itup(v, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, off)));
 			if (first_child == InvalidBlockNumber && CfPageFirstData(op) <= PageGetMaxOffsetNumber(page))
@@ -834,6 +861,8 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 	MemoryContext cxt,
 				pagecxt,
 				old;
+	uint32		dead_before,
+				dead_now;
 
 	memset(&v, 0, sizeof(v));
 	v.rel = rel;
@@ -853,6 +882,8 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 	old = MemoryContextSwitchTo(cxt);
 	v.nheads = Max(npages, 8);
 	v.heads = palloc0(v.nheads / 8 + 1);
+	v.ntree = npages;
+	v.tree = palloc0(v.ntree / 8 + 1);
 
 	if (npages > 0)
 	{
@@ -862,10 +893,24 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 		while (BufferIsValid(buf))
 		{
 			BlockNumber right;
+			Page		page = BufferGetPage(buf);
+			CfPageOpaque op = CfPageGetOpaque(page);
 
 			vacuum_page(&v, buf, strategy, pagecxt);
-			mark_leaf(&v, BufferGetPage(buf), pagecxt);
-			right = CfPageGetOpaque(BufferGetPage(buf))->right;
+			mark_leaf(&v, page, pagecxt);
+			tree_mark(&v, BufferGetBlockNumber(buf), true);
+			right = op->right;
+			/* an empty leaf: unlinked after the pass, if it still is (cffree.c) */
+			if (right != InvalidBlockNumber && PageGetMaxOffsetNumber(page) < CfPageFirstData(op))
+			{
+				if (v.nempty == v.maxempty)
+				{
+					v.maxempty = Max(64, v.maxempty * 2);
+					v.empty = v.empty ? repalloc(v.empty, sizeof(BlockNumber) * v.maxempty)
+						: palloc(sizeof(BlockNumber) * v.maxempty);
+				}
+				v.empty[v.nempty++] = BufferGetBlockNumber(buf);
+			}
 			UnlockReleaseBuffer(buf);
 			vacuum_delay_point();
 			if (right == InvalidBlockNumber)
@@ -884,17 +929,51 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 		}
 	}
 	/*
-	 * Overflow pages no page refers to any more: looked for (a second read
-	 * of the relation) when the pass removed versions and met long parts.
-	 * A chain a failed write or a crash left without a reference goes with
-	 * the next such VACUUM.  (The long names of the deferred tombstones just
-	 * removed were noted: their chains go next time too.)
+	 * The empty leaves go from the tree.  The metapage's count of dead
+	 * leaves is raised first, so that a crash cannot leave dead leaves that
+	 * no VACUUM looks for.
 	 */
-	if (v.saw_long && v.removed > 0)
+	dead_before = cfMetaDeadPages(rel);
+	dead_now = dead_before;
+	if (v.nempty > 0)
+	{
+		dead_now = dead_before + v.nempty;
+		cfMetaSetDeadPages(rel, dead_now);
+		for (int i = 0; i < v.nempty; i++)
+		{
+			if (cfUnlinkLeaf(rel, v.info, v.empty[i], strategy))
+			{
+				v.unlinked++;
+				tree_mark(&v, v.empty[i], false);
+			}
+			vacuum_delay_point();
+		}
+		if (v.unlinked == 0 && dead_before == 0)
+		{
+			dead_now = 0;
+			cfMetaSetDeadPages(rel, 0);
+		}
+	}
+	/*
+	 * Pages nothing reaches any more, looked for by reading the blocks that
+	 * are not tree pages (cffree.c): dead leaves whenever there are some,
+	 * and overflow pages no page refers to when the pass removed versions
+	 * and met long parts.  A chain a failed write or a crash left without a
+	 * reference goes with the next such VACUUM.  (The long names of the
+	 * deferred tombstones just removed were noted: their chains go next
+	 * time too.)
+	 */
+	if ((v.saw_long && v.removed > 0) || dead_now > 0)
 	{
 		mark_internal(&v, strategy);
-		v.reclaimed = cfOverflowReclaim(rel, v.heads, v.nheads, v.oldest_xmin, strategy);
+		cfReclaimPages(rel, v.tree, v.ntree, v.heads, v.nheads, v.saw_long && v.removed > 0,
+					   v.oldest_xmin, strategy, &v.reclaim);
+		if (v.reclaim.dead_left != dead_now)
+			cfMetaSetDeadPages(rel, v.reclaim.dead_left);
 	}
+	/* this backend's image of the root may name leaves freed just now */
+	if (v.unlinked > 0 || v.reclaim.leaves_freed > 0)
+		v.info->rootcopy_blkno = InvalidBlockNumber;
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(cxt);
 
@@ -904,6 +983,7 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 						&frozenxid_updated, &minmulti_updated, false);
 	pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared, v.live, v.removed);
 	ereport((params->options & VACOPT_VERBOSE) ? INFO : DEBUG2,
-			(errmsg("cfstore: vacuumed \"%s\": %.0f leaf pages, %.0f live columns, %.0f versions removed, %.0f frozen, %u overflow pages freed",
-					RelationGetRelationName(rel), v.pages, v.live, v.removed, v.frozen, v.reclaimed)));
+			(errmsg("cfstore: vacuumed \"%s\": %.0f leaf pages, %.0f live columns, %.0f versions removed, %.0f frozen, %u empty leaves unlinked, %u unlinked leaves and %u overflow pages freed, %u unlinked leaves still reachable",
+					RelationGetRelationName(rel), v.pages, v.live, v.removed, v.frozen, v.unlinked,
+					v.reclaim.leaves_freed, v.reclaim.overflow_freed, v.reclaim.dead_left)));
 }

@@ -109,6 +109,8 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 		corrupt(rel, blkno, "leaf flag does not match the level");
 	if (op->flags & CF_PAGE_INCOMPLETE_SPLIT)
 		corrupt(rel, blkno, "a split was left unfinished");
+	if (CfPageIsDead(op))
+		corrupt(rel, blkno, "an unlinked page is still linked");
 	if (level == 0 && op->left != expect_left)
 		corrupt(rel, blkno, psprintf("left-link %u, but the page to its left is %u", op->left, expect_left));
 	if (((PageHeader) page)->pd_lower > ((PageHeader) page)->pd_upper)
@@ -239,7 +241,7 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 	}
 	if (level == 0 && max < first && has_hk)
 	{
-		/* an empty non-rightmost leaf is allowed (pages are never deleted) */
+		/* an empty leaf is allowed: VACUUM unlinks it when it can */
 	}
 
 	if (has_hk)

@@ -31,6 +31,8 @@ SELECT cfstore.create_column_family('ks', 'cnt', default_validation_class => 'Co
   key_validation_class => 'UTF8Type', comparator => 'UTF8Type');
 SELECT cfstore.create_column_family('ks', 'big', comparator => 'UTF8Type',
   key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type', gc_grace_seconds => 0);
+SELECT cfstore.create_column_family('ks', 'exp', comparator => 'LongType',
+  key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type', gc_grace_seconds => 0);
 });
 
 $primary->safe_psql('postgres', q{SELECT pg_create_physical_replication_slot('standby')});
@@ -61,6 +63,11 @@ SELECT count(cfstore.insert('ks', 'big', repeat('k', 400) || (i % 5), repeat('n'
   FROM generate_series(1, 60) i;
 SELECT cfstore.remove('ks', 'big', repeat('k', 400) || '1', writetime => 30);
 SELECT cfstore.remove('ks', 'big', repeat('k', 400) || '2', repeat('n', 500) || '52', writetime => 100);
+-- a row whose first 3,000 columns expire: VACUUM empties and unlinks their leaves
+SELECT count(cfstore.insert('ks', 'exp', 'a', i, 'a' || i)) FROM generate_series(1, 40) i;
+SELECT count(cfstore.insert('ks', 'exp', 'b', i, repeat('x', 40), ttl => CASE WHEN i <= 3000 THEN 1 END))
+  FROM generate_series(1, 4000) i;
+SELECT count(cfstore.insert('ks', 'exp', 'c', i, 'c' || i)) FROM generate_series(1, 40) i;
 });
 sleep(2);
 
@@ -77,6 +84,11 @@ SELECT string_agg(s.key || '/' || s.column_name || '=' || s.value, ',')
   FROM generate_series(0, 9) k, LATERAL cfstore.get_slice('ks', 'cnt', 'c' || k) s;
 SELECT md5(string_agg(s::text, ',' ORDER BY k))
   FROM generate_series(0, 4) k, LATERAL cfstore.get_slice('ks', 'big', repeat('k', 400) || k, count => 1000) s;
+SELECT md5(string_agg(s::text, ',')) FROM unnest(ARRAY['a', 'b', 'c']) k,
+       LATERAL cfstore.get_slice('ks', 'exp', k, count => 10000) s;
+SELECT string_agg(column_name, ',') FROM cfstore.get_slice('ks', 'exp', 'b', start => 1500::bigint, count => 3);
+SELECT string_agg(column_name, ',')
+  FROM cfstore.get_slice('ks', 'exp', 'b', start => 3002::bigint, count => 3, reversed => true);
 SELECT count(*) FROM cfstore.get_slice('ks', 'tl', 'ttl');
 SELECT count(*) FROM cfstore.get_slice('ks', 'tl', 'user5');
 };
@@ -93,7 +105,8 @@ $primary->reload;
 
 my $stats = q{SELECT cell_versions || '/' || tombstones FROM cfstore.stats('ks', 'tl');
 SELECT cell_versions || '/' || tombstones FROM cfstore.stats('ks', 'big');
-SELECT cell_versions FROM cfstore.stats('ks', 'cnt')};
+SELECT cell_versions FROM cfstore.stats('ks', 'cnt');
+SELECT leaf_pages FROM cfstore.stats('ks', 'exp')};
 my $before = $primary->safe_psql('postgres', $stats);
 # the standby's feedback holds VACUUM's horizon: wait until it is past the load
 my $xid = $primary->safe_psql('postgres', 'SELECT txid_current()');
@@ -118,8 +131,29 @@ is($standby->safe_psql('postgres', $checks), $primary->safe_psql('postgres', $ch
 is($standby->safe_psql('postgres', $stats), $primary->safe_psql('postgres', $stats),
 	'the standby holds the compacted pages');
 is($standby->safe_psql('postgres', q{SELECT cfstore.verify('ks', 'tl'); SELECT cfstore.verify('ks', 'sup');
-SELECT cfstore.verify('ks', 'big')}),
-	"\n\n", 'the standby\'s copy verifies');
+SELECT cfstore.verify('ks', 'big'); SELECT cfstore.verify('ks', 'exp')}),
+	"\n\n\n", 'the standby\'s copy verifies');
+
+# The expired columns' leaves left the tree; once the standby's snapshots
+# (through its feedback) and the primary's are past the unlinks, the next
+# VACUUM frees them and new columns take them, on the standby too.
+my $exp_leaves = q{SELECT leaf_pages FROM cfstore.stats('ks', 'exp')};
+cmp_ok($primary->safe_psql('postgres', $exp_leaves), '<', 15, 'VACUUM unlinked the emptied leaves');
+$xid = $primary->safe_psql('postgres', 'SELECT txid_current()');
+$primary->wait_for_catchup($standby);
+$primary->poll_query_until('postgres',
+	qq{SELECT xmin::text::bigint > $xid FROM pg_replication_slots WHERE slot_name = 'standby'})
+  or die 'the standby\'s feedback xmin did not advance';
+$primary->safe_psql('postgres', 'VACUUM');
+my $exp_size = q{SELECT pg_relation_size(cfstore._storage_relation('ks', 'exp'))};
+$size = $primary->safe_psql('postgres', $exp_size);
+$primary->safe_psql('postgres', q{SELECT count(cfstore.insert('ks', 'exp', 'b', i, repeat('y', 40)))
+  FROM generate_series(1, 999) i});
+is($primary->safe_psql('postgres', $exp_size), $size, 'new columns take the freed leaves');
+$primary->wait_for_catchup($standby);
+is($standby->safe_psql('postgres', $checks), $primary->safe_psql('postgres', $checks),
+	'the standby returns the same slices after the freed leaves are reused');
+is($standby->safe_psql('postgres', q{SELECT cfstore.verify('ks', 'exp')}), '', 'and its copy verifies');
 $standby->stop;
 $primary->safe_psql('postgres', q{SELECT pg_drop_replication_slot('standby')});
 

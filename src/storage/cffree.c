@@ -1,0 +1,397 @@
+/*-------------------------------------------------------------------------
+ *
+ * cffree.c
+ *	  Freeing pages: unlinking empty leaves from the tree, and reclaiming
+ *	  the pages nothing can reach any more (dead leaves, overflow chains
+ *	  nothing refers to) for cfNewPage.
+ *
+ * Unlinking.  A leaf that VACUUM left empty (its row's columns expired or
+ * were deleted, and new columns land elsewhere) is taken out of the tree
+ * in one Generic WAL record of at most four pages: its parent P, the leaf
+ * L, its left sibling LS (unless L is the leftmost leaf) and its right
+ * sibling R.  L's downlink in P is pointed at R and R's own downlink goes,
+ * so R covers L's key space as well as its own (L holds nothing, so no key
+ * moves); LS's right-link and R's left-link skip L; L is flagged
+ * CF_PAGE_DEAD and keeps its links and high key.  Only an L whose
+ * downlink and R's are adjacent in the same parent is unlinked, and never
+ * the rightmost leaf (so the root, internal pages and the right edge of
+ * the tree stay), nor one whose split is unfinished.  P is locked first,
+ * holding nothing else; the three leaves are taken with conditional locks
+ * (L's a cleanup lock: nobody holds it pinned), so the unlink never waits
+ * while holding a lock and cannot deadlock with a split, which locks
+ * bottom-up.  A page that cannot be had now stays, empty and linked, for
+ * the next VACUUM.
+ *
+ * Stale pointers.  A reader or inserter that read a downlink or a link to
+ * L before the unlink reaches a dead page: cfBeyondHighKey says "beyond"
+ * for it, so every move-right goes on through its right-link to R, which
+ * covers the key now, and nothing is ever inserted into it.  A forward
+ * walk reads it as the empty page it is and follows its right-link; a
+ * backward walk (walk_left in cfslice.c) steps around it.  A low key
+ * learnt from L's old separator is above R's new one, which only makes a
+ * slice look for its container's tombstones further left than needed.
+ *
+ * Reclaiming.  A dead leaf is stamped (pd_prune_xid) with the next
+ * transaction id at the unlink.  Every transaction that may still hold a
+ * pointer to it took its snapshot before that, so once the stamp is
+ * behind every backend's xmin (GlobalVisCheckRemovableXid), as nbtree
+ * recycles its deleted pages, the page is freed: flagged CF_PAGE_FREE and
+ * recorded in the free space map, where cfNewPage finds it.  One holder of
+ * pointers outlives transactions, the backend's image of the root page:
+ * cfRootCopyUsable trusts an image of a root whose children are leaves
+ * only while the backend's xmin is not past the next transaction id read
+ * when the image was taken.  Standbys get the same protection only with
+ * hot_standby_feedback, as for removed versions.
+ *
+ * Finding the dead leaves again: the metapage counts dead leaves not yet
+ * freed (an upper bound: it is raised before unlinking and set exactly
+ * after a scan), and while it is not zero VACUUM reads every block its
+ * pass did not meet as a tree page (cfReclaimPages) and frees what it
+ * can.  The same scan frees overflow chains nothing refers to
+ * (cfoverflow.c, "Reclaiming") when VACUUM asks for it.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/generic_xlog.h"
+#include "access/transam.h"
+#include "commands/vacuum.h"
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "storage/indexfsm.h"
+#include "storage/procarray.h"
+
+#include "storage/cfstorage.h"
+
+/* Whether bit blkno of a block bitmap of nbits bits is set. */
+static inline bool
+bit_is_set(const uint8 *bits, BlockNumber nbits, BlockNumber blkno)
+{
+	return bits != NULL && blkno < nbits && (bits[blkno / 8] & (1 << (blkno % 8))) != 0;
+}
+
+/*
+ * Whether the locked page is a leaf that can be unlinked: empty, not the
+ * rightmost (so not the root), no split of it unfinished, not dead yet.
+ */
+static bool
+leaf_unlinkable(Page page)
+{
+	CfPageOpaque op = CfPageGetOpaque(page);
+
+	if (PageIsNew(page) || op->page_id != CF_PAGE_ID || op->level != 0 ||
+		!(op->flags & CF_PAGE_LEAF))
+		return false;
+	if (op->flags & (CF_PAGE_DEAD | CF_PAGE_ROOT | CF_PAGE_INCOMPLETE_SPLIT))
+		return false;
+	if (CfPageIsRightmost(op))
+		return false;
+	return PageGetMaxOffsetNumber(page) < CfPageFirstData(op);
+}
+
+/*
+ * The offset of the downlink to blkno on the locked level-1 page, if the
+ * downlink to right follows it; else InvalidOffsetNumber.
+ */
+static OffsetNumber
+adjacent_downlinks(Page ppage, BlockNumber blkno, BlockNumber right)
+{
+	CfPageOpaque pop = CfPageGetOpaque(ppage);
+	OffsetNumber max = PageGetMaxOffsetNumber(ppage);
+
+	if (pop->level != 1 || (pop->flags & CF_PAGE_LEAF))
+		return InvalidOffsetNumber;
+	for (OffsetNumber off = CfPageFirstData(pop); off < max; off++)
+	{
+		CfIndexTuple itup = (CfIndexTuple) PageGetItem(ppage, PageGetItemId(ppage, off));
+
+		if (itup->child == blkno)
+		{
+			CfIndexTuple next = (CfIndexTuple) PageGetItem(ppage, PageGetItemId(ppage, off + 1));
+
+			return next->child == right ? off : InvalidOffsetNumber;
+		}
+	}
+	return InvalidOffsetNumber;
+}
+
+/* Pin and conditionally lock block blkno exclusively; InvalidBuffer if it is busy. */
+static Buffer
+try_lock(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy, bool cleanup)
+{
+	Buffer		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
+
+	if (cleanup ? ConditionalLockBufferForCleanup(buf) : ConditionalLockBuffer(buf))
+		return buf;
+	ReleaseBuffer(buf);
+	return InvalidBuffer;
+}
+
+/*
+ * Unlink the empty leaf blkno from the tree (see "Unlinking" above), if it
+ * still is one and the pages around it can be had without waiting.
+ * Returns whether it did.
+ */
+bool
+cfUnlinkLeaf(Relation rel, CfRelInfo *info, BlockNumber blkno, BufferAccessStrategy strategy)
+{
+	Buffer		lbuf,
+				pbuf,
+				sbuf = InvalidBuffer,
+				rbuf = InvalidBuffer;
+	Page		page;
+	CfPageOpaque op;
+	char	   *hikey;
+	Size		hikey_len;
+	CfKey		hk;
+	BlockNumber right,
+				left;
+	OffsetNumber loff;
+	bool		done = false;
+
+	/* a first look: its high key finds the parent */
+	lbuf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
+	LockBuffer(lbuf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(lbuf);
+	if (!leaf_unlinkable(page))
+	{
+		UnlockReleaseBuffer(lbuf);
+		return false;
+	}
+	op = CfPageGetOpaque(page);
+	right = op->right;
+	hikey_len = ItemIdGetLength(PageGetItemId(page, CF_HIKEY));
+	hikey = palloc(hikey_len);
+	memcpy(hikey, PageGetItem(page, PageGetItemId(page, CF_HIKEY)), hikey_len);
+	UnlockReleaseBuffer(lbuf);
+
+	cfRelInfoRefreshRoot(rel, info);
+	if (info->root_level < 1)
+	{
+		pfree(hikey);
+		return false;
+	}
+	cfIndexTupleKey(rel, (CfIndexTuple) hikey, &hk);
+	pbuf = ReadBufferExtended(rel, MAIN_FORKNUM, cfFindPageAtLevel(rel, info, &hk, 1), RBM_NORMAL,
+							  strategy);
+	LockBuffer(pbuf, BUFFER_LOCK_EXCLUSIVE);
+	loff = adjacent_downlinks(BufferGetPage(pbuf), blkno, right);
+	if (loff == InvalidOffsetNumber)
+		goto out;
+
+	/* the leaves, without waiting: a split holding one waits for the parent */
+	lbuf = try_lock(rel, blkno, strategy, true);
+	if (!BufferIsValid(lbuf))
+		goto out;
+	page = BufferGetPage(lbuf);
+	op = CfPageGetOpaque(page);
+	if (!leaf_unlinkable(page) || op->right != right)
+		goto out_leaf;
+	left = op->left;
+	if (left != InvalidBlockNumber)
+	{
+		CfPageOpaque sop;
+
+		sbuf = try_lock(rel, left, strategy, false);
+		if (!BufferIsValid(sbuf))
+			goto out_leaf;
+		sop = CfPageGetOpaque(BufferGetPage(sbuf));
+		if (sop->right != blkno || sop->level != 0 || CfPageIsDead(sop))
+			goto out_leaf;
+	}
+	rbuf = try_lock(rel, right, strategy, false);
+	if (!BufferIsValid(rbuf))
+		goto out_leaf;
+	{
+		CfPageOpaque rop = CfPageGetOpaque(BufferGetPage(rbuf));
+
+		if (rop->left != blkno || rop->level != 0 || CfPageIsDead(rop))
+			goto out_leaf;
+	}
+
+	{
+		GenericXLogState *state = GenericXLogStart(rel);
+		Page		gp = GenericXLogRegisterBuffer(state, pbuf, 0);
+		Page		gl = GenericXLogRegisterBuffer(state, lbuf, 0);
+		Page		gr = GenericXLogRegisterBuffer(state, rbuf, 0);
+
+		if (BufferIsValid(sbuf))
+			CfPageGetOpaque(GenericXLogRegisterBuffer(state, sbuf, 0))->right = right;
+		((CfIndexTuple) PageGetItem(gp, PageGetItemId(gp, loff)))->child = right;
+		PageIndexTupleDelete(gp, OffsetNumberNext(loff));
+		CfPageGetOpaque(gr)->left = left;
+		CfPageGetOpaque(gl)->flags |= CF_PAGE_DEAD;
+		((PageHeader) gl)->pd_prune_xid = ReadNextTransactionId();
+		GenericXLogFinish(state);
+		done = true;
+	}
+
+out_leaf:
+	if (BufferIsValid(rbuf))
+		UnlockReleaseBuffer(rbuf);
+	if (BufferIsValid(sbuf))
+		UnlockReleaseBuffer(sbuf);
+	UnlockReleaseBuffer(lbuf);
+out:
+	UnlockReleaseBuffer(pbuf);
+	pfree(hikey);
+	return done;
+}
+
+/* What cfReclaimPages does with a page it reads. */
+typedef enum CfReclaimKind
+{
+	CF_RECLAIM_NONE,			/* in use */
+	CF_RECLAIM_RECORD,			/* free or new: record it in the free space map again */
+	CF_RECLAIM_OVERFLOW,		/* an overflow page nothing refers to: free it */
+	CF_RECLAIM_DEAD,			/* a dead leaf nobody can reach: free it */
+	CF_RECLAIM_DEAD_HELD		/* a dead leaf some snapshot may still reach */
+} CfReclaimKind;
+
+static CfReclaimKind
+reclaim_kind(Relation rel, Page page, bool overflow, TransactionId oldest_xmin)
+{
+	CfPageOpaque op = CfPageGetOpaque(page);
+
+	if (PageIsNew(page))
+		return CF_RECLAIM_RECORD;
+	if (op->page_id != CF_PAGE_ID)
+		return CF_RECLAIM_NONE;
+	if (op->flags & CF_PAGE_FREE)
+		return CF_RECLAIM_RECORD;
+	if (op->flags & CF_PAGE_DEAD)
+		return GlobalVisCheckRemovableXid(rel, ((PageHeader) page)->pd_prune_xid)
+			? CF_RECLAIM_DEAD : CF_RECLAIM_DEAD_HELD;
+	if (overflow && cfOverflowReclaimable(page, oldest_xmin))
+		return CF_RECLAIM_OVERFLOW;
+	return CF_RECLAIM_NONE;
+}
+
+/*
+ * Read every block of rel that is not a tree page VACUUM met (bitmap tree
+ * of ntree bits) and free what nothing can reach: dead leaves past their
+ * stamp, and, if overflow, overflow pages outside the chains that the
+ * bitmap heads (nheads bits, the first blocks of the chains VACUUM found
+ * referenced; extended here to every block of them) names and whose
+ * writers ended before oldest_xmin.  Pages already free, and new pages a
+ * crash left empty, are recorded in the free space map again (it is not
+ * crash-safe).  Counts go to st.
+ */
+void
+cfReclaimPages(Relation rel, const uint8 *tree, BlockNumber ntree,
+			   uint8 *heads, BlockNumber nheads, bool overflow,
+			   TransactionId oldest_xmin, BufferAccessStrategy strategy,
+			   CfReclaimStats *st)
+{
+	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
+	uint8	   *used = palloc0(nblocks / 8 + 1);
+	bool		recorded = false;
+
+	memset(st, 0, sizeof(*st));
+	/* every block of every referenced chain */
+	for (BlockNumber b = 0; overflow && b < Min(nheads, nblocks); b++)
+	{
+		BlockNumber blkno = b;
+
+		if (!bit_is_set(heads, nheads, b))
+			continue;
+		while (blkno != InvalidBlockNumber && blkno != CF_META_BLOCK && blkno < nblocks &&
+			   !bit_is_set(used, nblocks, blkno))
+		{
+			Buffer		buf;
+			Page		page;
+			BlockNumber next = InvalidBlockNumber;
+
+			used[blkno / 8] |= 1 << (blkno % 8);
+			buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			page = BufferGetPage(buf);
+			if (!PageIsNew(page) && (CfPageGetOpaque(page)->flags & CF_PAGE_OVERFLOW))
+				next = CfPageGetOpaque(page)->right;
+			UnlockReleaseBuffer(buf);
+			blkno = next;
+		}
+		vacuum_delay_point();
+	}
+
+	for (BlockNumber blkno = CF_META_BLOCK + 1; blkno < nblocks; blkno++)
+	{
+		Buffer		buf;
+		Page		page;
+		CfReclaimKind kind;
+
+		if (bit_is_set(used, nblocks, blkno) || bit_is_set(tree, ntree, blkno))
+			continue;
+		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		kind = reclaim_kind(rel, BufferGetPage(buf), overflow, oldest_xmin);
+		if (kind == CF_RECLAIM_NONE || kind == CF_RECLAIM_DEAD_HELD)
+		{
+			if (kind == CF_RECLAIM_DEAD_HELD)
+				st->dead_left++;
+			UnlockReleaseBuffer(buf);
+			vacuum_delay_point();
+			continue;
+		}
+		/* a candidate: look again under the exclusive lock */
+		LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+		LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+		page = BufferGetPage(buf);
+		kind = reclaim_kind(rel, page, overflow, oldest_xmin);
+		if (kind == CF_RECLAIM_OVERFLOW || kind == CF_RECLAIM_DEAD)
+		{
+			GenericXLogState *state = GenericXLogStart(rel);
+			Page		gpage = GenericXLogRegisterBuffer(state, buf, GENERIC_XLOG_FULL_IMAGE);
+
+			cfPageInit(gpage, 0, CF_PAGE_FREE);
+			GenericXLogFinish(state);
+			if (kind == CF_RECLAIM_OVERFLOW)
+				st->overflow_freed++;
+			else
+				st->leaves_freed++;
+		}
+		else if (kind == CF_RECLAIM_DEAD_HELD)
+			st->dead_left++;
+		if (kind != CF_RECLAIM_NONE && kind != CF_RECLAIM_DEAD_HELD)
+		{
+			RecordFreeIndexPage(rel, blkno);
+			recorded = true;
+		}
+		UnlockReleaseBuffer(buf);
+		vacuum_delay_point();
+	}
+	pfree(used);
+	if (recorded)
+		IndexFreeSpaceMapVacuum(rel);
+}
+
+/* The metapage's count of dead leaves not yet freed. */
+uint32
+cfMetaDeadPages(Relation rel)
+{
+	Buffer		buf;
+	uint32		n;
+
+	if (RelationGetNumberOfBlocks(rel) == 0)
+		return 0;
+	buf = ReadBuffer(rel, CF_META_BLOCK);
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	n = CfPageGetMeta(BufferGetPage(buf))->dead_pages;
+	UnlockReleaseBuffer(buf);
+	return n;
+}
+
+/* Set the metapage's count of dead leaves not yet freed (WAL-logged). */
+void
+cfMetaSetDeadPages(Relation rel, uint32 n)
+{
+	Buffer		buf = ReadBuffer(rel, CF_META_BLOCK);
+	GenericXLogState *state;
+
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	state = GenericXLogStart(rel);
+	CfPageGetMeta(GenericXLogRegisterBuffer(state, buf, 0))->dead_pages = n;
+	GenericXLogFinish(state);
+	UnlockReleaseBuffer(buf);
+}
