@@ -34,14 +34,19 @@
  * Reclaiming.  A dead leaf is stamped (pd_prune_xid) with the next
  * transaction id at the unlink.  Every transaction that may still hold a
  * pointer to it took its snapshot before that, so once the stamp is
- * behind every backend's xmin (GlobalVisCheckRemovableXid), as nbtree
- * recycles its deleted pages, the page is freed: flagged CF_PAGE_FREE and
- * recorded in the free space map, where cfNewPage finds it.  One holder of
- * pointers outlives transactions, the backend's image of the root page:
- * cfRootCopyUsable trusts an image of a root whose children are leaves
- * only while the backend's xmin is not past the next transaction id read
- * when the image was taken.  Standbys get the same protection only with
- * hot_standby_feedback, as for removed versions.
+ * behind every backend's xmin in the cluster (GlobalVisCheckRemovableXid
+ * with the shared horizon, as nbtree recycles its deleted pages), the page
+ * is freed: flagged CF_PAGE_FREE and recorded in the free space map, where
+ * cfNewPage finds it.  (A stamp a snapshot holds back is never 2^31 ids
+ * old: that snapshot would have stopped the cluster for wraparound first.)
+ * One holder of pointers outlives statements, the backend's image of the
+ * root page: cfRootCopyUsable trusts an image of a root whose children are
+ * leaves only while the backend's xmin is not past the next transaction id
+ * read when it was taken (and the image is less than 2^30 ids old).  The image
+ * also keeps the separator the unlink deleted, whose long parts live in
+ * overflow chains: those chains are kept while the dead leaf, whose high
+ * key refers to them, is (cfReclaimPages).  Standbys get the same
+ * protection only with hot_standby_feedback, as for removed versions.
  *
  * Finding the dead leaves again: the metapage counts dead leaves not yet
  * freed (an upper bound: it is raised before unlinking and set exactly
@@ -60,6 +65,7 @@
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/indexfsm.h"
+#include "storage/lmgr.h"
 #include "storage/procarray.h"
 
 #include "storage/cfstorage.h"
@@ -250,7 +256,7 @@ typedef enum CfReclaimKind
 } CfReclaimKind;
 
 static CfReclaimKind
-reclaim_kind(Relation rel, Page page, bool overflow, TransactionId oldest_xmin)
+reclaim_kind(Page page, bool overflow, TransactionId oldest_xmin)
 {
 	CfPageOpaque op = CfPageGetOpaque(page);
 
@@ -260,37 +266,21 @@ reclaim_kind(Relation rel, Page page, bool overflow, TransactionId oldest_xmin)
 		return CF_RECLAIM_NONE;
 	if (op->flags & CF_PAGE_FREE)
 		return CF_RECLAIM_RECORD;
+	/* against every backend of the cluster, as cfRootCopyUsable needs */
 	if (op->flags & CF_PAGE_DEAD)
-		return GlobalVisCheckRemovableXid(rel, ((PageHeader) page)->pd_prune_xid)
+		return GlobalVisCheckRemovableXid(NULL, ((PageHeader) page)->pd_prune_xid)
 			? CF_RECLAIM_DEAD : CF_RECLAIM_DEAD_HELD;
 	if (overflow && cfOverflowReclaimable(page, oldest_xmin))
 		return CF_RECLAIM_OVERFLOW;
 	return CF_RECLAIM_NONE;
 }
 
-/*
- * Read every block of rel that is not a tree page VACUUM met (bitmap tree
- * of ntree bits) and free what nothing can reach: dead leaves past their
- * stamp, and, if overflow, overflow pages outside the chains that the
- * bitmap heads (nheads bits, the first blocks of the chains VACUUM found
- * referenced; extended here to every block of them) names and whose
- * writers ended before oldest_xmin.  Pages already free, and new pages a
- * crash left empty, are recorded in the free space map again (it is not
- * crash-safe).  Counts go to st.
- */
-void
-cfReclaimPages(Relation rel, const uint8 *tree, BlockNumber ntree,
-			   uint8 *heads, BlockNumber nheads, bool overflow,
-			   TransactionId oldest_xmin, BufferAccessStrategy strategy,
-			   CfReclaimStats *st)
+/* Add to used (nblocks bits) every block of the chains whose first blocks heads (nheads bits) names. */
+static void
+mark_chains(Relation rel, const uint8 *heads, BlockNumber nheads, uint8 *used, BlockNumber nblocks,
+			BufferAccessStrategy strategy)
 {
-	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
-	uint8	   *used = palloc0(nblocks / 8 + 1);
-	bool		recorded = false;
-
-	memset(st, 0, sizeof(*st));
-	/* every block of every referenced chain */
-	for (BlockNumber b = 0; overflow && b < Min(nheads, nblocks); b++)
+	for (BlockNumber b = 0; b < Min(nheads, nblocks); b++)
 	{
 		BlockNumber blkno = b;
 
@@ -314,6 +304,96 @@ cfReclaimPages(Relation rel, const uint8 *tree, BlockNumber ntree,
 		}
 		vacuum_delay_point();
 	}
+}
+
+/* Note in heads (nheads bits) the chain a stored reference (or NULL) stands for. */
+static void
+note_ref(uint8 *heads, BlockNumber nheads, const uint8 *ref)
+{
+	BlockNumber blkno;
+
+	if (ref == NULL)
+		return;
+	blkno = cfOverflowRefBlock(ref);
+	if (blkno != InvalidBlockNumber && blkno < nheads)
+		heads[blkno / 8] |= 1 << (blkno % 8);
+}
+
+/*
+ * Note in heads the chains of the high keys of the dead leaves some
+ * snapshot may still reach, among the blocks of rel outside tree and used.
+ * A separator an unlink deleted lives on in images of the root that a
+ * backend may still trust (cfRootCopyUsable) until the dead leaf can be
+ * freed, and the dead leaf's high key refers to the same chains.
+ */
+static void
+note_dead_high_keys(Relation rel, const uint8 *tree, BlockNumber ntree, const uint8 *used,
+					uint8 *heads, BlockNumber nblocks, BufferAccessStrategy strategy)
+{
+	for (BlockNumber blkno = CF_META_BLOCK + 1; blkno < nblocks; blkno++)
+	{
+		Buffer		buf;
+		Page		page;
+
+		if (bit_is_set(used, nblocks, blkno) || bit_is_set(tree, ntree, blkno))
+			continue;
+		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		if (reclaim_kind(page, false, InvalidTransactionId) == CF_RECLAIM_DEAD_HELD)
+		{
+			CfKey		k;
+
+			cfIndexTupleKey(NULL, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, CF_HIKEY)), &k);
+			note_ref(heads, nblocks, k.keyref);
+			note_ref(heads, nblocks, k.scref);
+			note_ref(heads, nblocks, k.nameref);
+		}
+		UnlockReleaseBuffer(buf);
+		vacuum_delay_point();
+	}
+}
+
+/*
+ * Read every block of rel that is not a tree page VACUUM met (bitmap tree
+ * of ntree bits) and free what nothing can reach: dead leaves past their
+ * stamp, and, if overflow, overflow pages outside the chains that the
+ * bitmap heads (nheads bits, the first blocks of the chains VACUUM found
+ * referenced) names and whose writers ended before oldest_xmin; the chains
+ * of the high keys of dead leaves not yet freed are kept too.  Pages
+ * already free, and new pages a crash left empty, are recorded in the free
+ * space map again (it is not crash-safe).  Counts go to st.
+ */
+void
+cfReclaimPages(Relation rel, const uint8 *tree, BlockNumber ntree,
+			   uint8 *heads, BlockNumber nheads, bool overflow,
+			   TransactionId oldest_xmin, BufferAccessStrategy strategy,
+			   CfReclaimStats *st)
+{
+	BlockNumber nblocks;
+	uint8	   *used;
+	bool		recorded = false;
+
+	/*
+	 * Under the extension lock, as nbtree counts its pages: a page that
+	 * cfNewPage adds is locked by its taker before the lock is let go, so
+	 * none of these is new unless a crash left it so.
+	 */
+	LockRelationForExtension(rel, ExclusiveLock);
+	nblocks = RelationGetNumberOfBlocks(rel);
+	UnlockRelationForExtension(rel, ExclusiveLock);
+	used = palloc0(nblocks / 8 + 1);
+	memset(st, 0, sizeof(*st));
+	if (overflow)
+	{
+		uint8	   *kept = palloc0(nblocks / 8 + 1);
+
+		/* every block of every referenced chain, and of the dead leaves' high keys */
+		mark_chains(rel, heads, nheads, used, nblocks, strategy);
+		note_dead_high_keys(rel, tree, ntree, used, kept, nblocks, strategy);
+		mark_chains(rel, kept, nblocks, used, nblocks, strategy);
+		pfree(kept);
+	}
 
 	for (BlockNumber blkno = CF_META_BLOCK + 1; blkno < nblocks; blkno++)
 	{
@@ -325,7 +405,7 @@ cfReclaimPages(Relation rel, const uint8 *tree, BlockNumber ntree,
 			continue;
 		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		kind = reclaim_kind(rel, BufferGetPage(buf), overflow, oldest_xmin);
+		kind = reclaim_kind(BufferGetPage(buf), overflow, oldest_xmin);
 		if (kind == CF_RECLAIM_NONE || kind == CF_RECLAIM_DEAD_HELD)
 		{
 			if (kind == CF_RECLAIM_DEAD_HELD)
@@ -338,7 +418,7 @@ cfReclaimPages(Relation rel, const uint8 *tree, BlockNumber ntree,
 		LockBuffer(buf, BUFFER_LOCK_UNLOCK);
 		LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
 		page = BufferGetPage(buf);
-		kind = reclaim_kind(rel, page, overflow, oldest_xmin);
+		kind = reclaim_kind(page, overflow, oldest_xmin);
 		if (kind == CF_RECLAIM_OVERFLOW || kind == CF_RECLAIM_DEAD)
 		{
 			GenericXLogState *state = GenericXLogStart(rel);
@@ -353,12 +433,13 @@ cfReclaimPages(Relation rel, const uint8 *tree, BlockNumber ntree,
 		}
 		else if (kind == CF_RECLAIM_DEAD_HELD)
 			st->dead_left++;
+		UnlockReleaseBuffer(buf);
+		/* after the page's lock: the map may take the extension lock to grow */
 		if (kind != CF_RECLAIM_NONE && kind != CF_RECLAIM_DEAD_HELD)
 		{
 			RecordFreeIndexPage(rel, blkno);
 			recorded = true;
 		}
-		UnlockReleaseBuffer(buf);
 		vacuum_delay_point();
 	}
 	pfree(used);

@@ -258,10 +258,14 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 				item_key(rel, page, CF_HIKEY, &hk);
 				cfKeyCopy(&hk, lowkey, lowcxt);
 			}
-			child = op->right;
-			UnlockReleaseBuffer(buf);
-			buf = ReadBuffer(rel, child);
-			LockBuffer(buf, (op->level == 0 && forupdate) ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
+			{
+				bool		leaf = (op->level == 0);	/* op goes with the buffer */
+
+				child = op->right;
+				UnlockReleaseBuffer(buf);
+				buf = ReadBuffer(rel, child);
+				LockBuffer(buf, (leaf && forupdate) ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
+			}
 		}
 		if (op->level == 0)
 			return buf;

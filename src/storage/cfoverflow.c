@@ -25,13 +25,15 @@
  * gc_grace_seconds, an aborted insert), or the writer never stored its
  * reference.  VACUUM collects the chains its pass finds referenced (the
  * runs and high keys of every leaf it leaves behind, then the separators
- * and high keys of every internal page, which keep copies of keys), and
+ * and high keys of every internal page, which keep copies of keys, and the
+ * high keys of unlinked leaves that a backend may still reach), and
  * cfReclaimPages (cffree.c) frees every other overflow page whose writer
  * ended before VACUUM began (its transaction id, in pd_prune_xid, precedes
  * VACUUM's oldest xmin: cfOverflowReclaimable): such a writer stored its
- * references before the pass looked, and later references to an existing chain are copies of
- * ones the pass saw (items move right only, separators are copied from
- * items), while chains written meanwhile carry newer ids.  A freed page is
+ * references before the pass looked, and later references to an existing
+ * chain are copies of ones the pass saw (items move right only,
+ * separators are copied from items), while chains written meanwhile carry
+ * newer ids.  A freed page is
  * marked CF_PAGE_FREE (WAL-logged) and recorded in the free space map, and
  * cfNewPage hands it out again, for a chain or a tree page.  A reference
  * to a freed page cannot be met; if it were, the page's flags and the

@@ -262,18 +262,24 @@ cfRootCopyTake(CfRelInfo *info, Page root)
 	memcpy(info->rootcopy.data, root, BLCKSZ);
 	info->rootcopy_blkno = info->root;
 	info->rootcopy_stale = false;
-	info->rootcopy_xid = ReadNextTransactionId();
+	info->rootcopy_fxid = ReadNextFullTransactionId();
 }
+
+/* How many transaction ids old an image of a root over leaves may be (see below). */
+#define CF_ROOTCOPY_MAX_AGE ((uint64) 1 << 30)
 
 /*
  * Whether a descent may start from the backend's image of the root page:
  * it must be of the current root and not known to miss a downlink, and if
  * its children are leaves, which VACUUM may free and reuse (cffree.c), the
  * backend's xmin must not be past the next transaction id read when the
- * image was taken.  A leaf unlinked after that is stamped with a later id
- * and is not reused while this backend's xmin holds the horizon back; an
- * xmin taken after a reuse is past the stamp.  The images of higher roots
- * name internal pages only, which are never freed.
+ * image was taken.  A leaf unlinked after that is stamped with a later id,
+ * and VACUUM frees it only once the stamp is behind every backend's xmin
+ * in the cluster, so not while this backend's xmin holds it back; an xmin
+ * taken after the freeing is past the stamp.  The comparison of 32-bit ids
+ * holds only for ids less than 2^31 apart, so an image older than 2^30 ids
+ * is taken again.  The images of higher roots name internal pages only,
+ * which are never freed.
  */
 bool
 cfRootCopyUsable(CfRelInfo *info)
@@ -282,8 +288,11 @@ cfRootCopyUsable(CfRelInfo *info)
 		return false;
 	if (CfPageGetOpaque((Page) info->rootcopy.data)->level > 1)
 		return true;
-	return TransactionIdIsValid(MyProc->xmin) &&
-		TransactionIdPrecedesOrEquals(MyProc->xmin, info->rootcopy_xid);
+	if (!TransactionIdIsValid(MyProc->xmin) ||
+		U64FromFullTransactionId(ReadNextFullTransactionId()) -
+		U64FromFullTransactionId(info->rootcopy_fxid) > CF_ROOTCOPY_MAX_AGE)
+		return false;
+	return TransactionIdPrecedesOrEquals(MyProc->xmin, XidFromFullTransactionId(info->rootcopy_fxid));
 }
 
 /* The owner of a schema. */

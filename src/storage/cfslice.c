@@ -463,6 +463,8 @@ walk_init(CfWalk *w, Relation rel, CfRelInfo *info, const CfKey *start, bool bac
 
 /* How many pages walk_left moves right from a left-link before it looks at its start again. */
 #define CF_WALK_LEFT_TRIES 4
+/* How many times it looks again before it takes the chain for broken. */
+#define CF_WALK_LEFT_ROUNDS 1000
 
 /*
  * The page before blkno (whose left-link was left), share-locked, or
@@ -477,13 +479,19 @@ walk_init(CfWalk *w, Relation rel, CfRelInfo *info, const CfKey *start, bool bac
 static Buffer
 walk_left(CfWalk *w, BlockNumber blkno, BlockNumber left)
 {
-	for (;;)
+	for (int rounds = 0;; rounds++)
 	{
 		Buffer		buf;
 		CfPageOpaque op;
 
 		if (left == InvalidBlockNumber)
 			return InvalidBuffer;
+		/* each round follows a newer link: so many mean a broken chain */
+		if (rounds >= CF_WALK_LEFT_ROUNDS)
+			ereport(ERROR,
+					(errcode(ERRCODE_INDEX_CORRUPTED),
+					 errmsg("cfstore: left sibling chain of block %u of \"%s\" is broken",
+							blkno, RelationGetRelationName(w->rel))));
 		buf = ReadBuffer(w->rel, left);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		for (int tries = 0;; tries++)

@@ -26,6 +26,7 @@
 #include "postgres.h"
 
 #include "access/generic_xlog.h"
+#include "access/transam.h"
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
 #include "utils/rel.h"
@@ -269,7 +270,7 @@ typedef struct CfRelInfo
 	 */
 	BlockNumber rootcopy_blkno;
 	bool		rootcopy_stale;
-	TransactionId rootcopy_xid; /* the next xid when it was taken: cfRootCopyUsable */
+	FullTransactionId rootcopy_fxid;	/* the next xid when it was taken: cfRootCopyUsable */
 	PGAlignedBlock rootcopy;
 	/*
 	 * The shared buffer that last held each page a read descended to, by
