@@ -320,6 +320,23 @@ note_ref(uint8 *heads, BlockNumber nheads, const uint8 *ref)
 }
 
 /*
+ * Block blkno of rel, pinned and share-locked, unless the bitmaps tree
+ * (ntree bits) or used (nblocks bits) name it: then InvalidBuffer.
+ */
+static Buffer
+lock_outside_tree(Relation rel, const uint8 *tree, BlockNumber ntree, const uint8 *used,
+				  BlockNumber nblocks, BlockNumber blkno, BufferAccessStrategy strategy)
+{
+	Buffer		buf;
+
+	if (bit_is_set(used, nblocks, blkno) || bit_is_set(tree, ntree, blkno))
+		return InvalidBuffer;
+	buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	return buf;
+}
+
+/*
  * Note in heads the chains of the high keys of the dead leaves some
  * snapshot may still reach, among the blocks of rel outside tree and used.
  * A separator an unlink deleted lives on in images of the root that a
@@ -332,13 +349,11 @@ note_dead_high_keys(Relation rel, const uint8 *tree, BlockNumber ntree, const ui
 {
 	for (BlockNumber blkno = CF_META_BLOCK + 1; blkno < nblocks; blkno++)
 	{
-		Buffer		buf;
+		Buffer		buf = lock_outside_tree(rel, tree, ntree, used, nblocks, blkno, strategy);
 		Page		page;
 
-		if (bit_is_set(used, nblocks, blkno) || bit_is_set(tree, ntree, blkno))
+		if (!BufferIsValid(buf))
 			continue;
-		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
 		if (reclaim_kind(page, false, InvalidTransactionId) == CF_RECLAIM_DEAD_HELD)
 		{
@@ -397,14 +412,12 @@ cfReclaimPages(Relation rel, const uint8 *tree, BlockNumber ntree,
 
 	for (BlockNumber blkno = CF_META_BLOCK + 1; blkno < nblocks; blkno++)
 	{
-		Buffer		buf;
+		Buffer		buf = lock_outside_tree(rel, tree, ntree, used, nblocks, blkno, strategy);
 		Page		page;
 		CfReclaimKind kind;
 
-		if (bit_is_set(used, nblocks, blkno) || bit_is_set(tree, ntree, blkno))
+		if (!BufferIsValid(buf))
 			continue;
-		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		kind = reclaim_kind(BufferGetPage(buf), overflow, oldest_xmin);
 		if (kind == CF_RECLAIM_NONE || kind == CF_RECLAIM_DEAD_HELD)
 		{
