@@ -11,7 +11,10 @@
  * (equal to the next separator: no split is unfinished), left-links
  * mirroring right-links on the leaf level, no INCOMPLETE_SPLIT flag, every
  * run decodable, and the page's space accounted for (items + garbage +
- * free space = the page).  It takes a share lock on the relation and one
+ * free space = the page).  No page is reached twice.  Then it reads every
+ * block the walk did not reach: each must be new, an overflow page, a free
+ * page, or an unlinked leaf holding no cells (cffree.c); a tree page there
+ * is lost from the tree.  It takes a share lock on the relation and one
  * page lock at a time, so it is exact only while no one writes.
  *
  *-------------------------------------------------------------------------
@@ -24,6 +27,8 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "nodes/bitmapset.h"
+#include "storage/bufmgr.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
@@ -54,6 +59,7 @@ typedef struct CfTreeStats
 	int			height;
 	int64		versions;
 	int64		tombstones;
+	Bitmapset  *reached;		/* the tree's pages */
 } CfTreeStats;
 
 /* A copy of a key (the key points into the copy). */
@@ -111,6 +117,11 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 		corrupt(rel, blkno, "a split was left unfinished");
 	if (CfPageIsDead(op))
 		corrupt(rel, blkno, "an unlinked page is still linked");
+	if (op->flags & (CF_PAGE_META | CF_PAGE_OVERFLOW | CF_PAGE_FREE))
+		corrupt(rel, blkno, "a page of the tree is flagged as a metapage, overflow or free page");
+	if (bms_is_member((int) blkno, st->reached))
+		corrupt(rel, blkno, "the page is reached twice walking the tree");
+	st->reached = bms_add_member(st->reached, (int) blkno);
 	if (level == 0 && op->left != expect_left)
 		corrupt(rel, blkno, psprintf("left-link %u, but the page to its left is %u", op->left, expect_left));
 	if (((PageHeader) page)->pd_lower > ((PageHeader) page)->pd_upper)
@@ -298,13 +309,58 @@ verify_tree(Relation rel, CfTreeStats *st)
 	}
 }
 
-/* Check one relation's tree (for the indexes' relations). */
+/*
+ * Check the blocks of rel that the walk of its tree did not reach: none
+ * may hold cells the tree has lost.
+ */
+static void
+verify_outside(Relation rel, const Bitmapset *reached)
+{
+	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
+	BufferAccessStrategy strategy = GetAccessStrategy(BAS_BULKREAD);
+
+	for (BlockNumber blkno = CF_META_BLOCK + 1; blkno < nblocks; blkno++)
+	{
+		Buffer		buf;
+		Page		page;
+		CfPageOpaque op;
+
+		if (bms_is_member((int) blkno, reached))
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		op = CfPageGetOpaque(page);
+		if (!PageIsNew(page))
+		{
+			if (op->page_id != CF_PAGE_ID)
+				corrupt(rel, blkno, "not a cfstore page");
+			if (CfPageIsDead(op))
+			{
+				if (op->level != 0 || !(op->flags & CF_PAGE_LEAF))
+					corrupt(rel, blkno, "an unlinked page that is not a leaf");
+				if (PageGetMaxOffsetNumber(page) >= CfPageFirstData(op))
+					corrupt(rel, blkno, "an unlinked leaf holds cells");
+			}
+			else if (!(op->flags & (CF_PAGE_OVERFLOW | CF_PAGE_FREE)))
+				corrupt(rel, blkno, "a page of the tree is not reachable from its root");
+		}
+		UnlockReleaseBuffer(buf);
+	}
+	FreeAccessStrategy(strategy);
+}
+
+/* Check one relation's tree and the blocks outside it (also for the indexes' relations). */
 static void
 check_tree(Relation rel)
 {
 	CfTreeStats st;
 
 	verify_tree(rel, &st);
+	if (st.pages > 0)
+		verify_outside(rel, st.reached);
+	bms_free(st.reached);
 }
 
 /*
@@ -344,6 +400,7 @@ cfstore_stats(PG_FUNCTION_ARGS)
 		elog(ERROR, "return type must be a row type");
 	cfTargetOpen(&t, fcinfo, ACL_SELECT);
 	verify_tree(t.rel, &st);
+	bms_free(st.reached);
 	if (st.pages > 0)
 	{
 		CfScanState *scan = cfScanBegin(t.rel, GetActiveSnapshot());

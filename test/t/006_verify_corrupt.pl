@@ -1,0 +1,212 @@
+# cfstore.verify raises on corruption.  Column families of one row each
+# (3,000 cells, about 25 leaves under one root) are written, the server is
+# stopped, one page of each storage relation is damaged on disk in one way,
+# and after a restart verify must name the damaged block and what is wrong
+# with it; an undamaged column family with unlinked leaves still verifies.
+#
+# Pages are read and written with the machine's byte order, as the server
+# writes them.  The page header's pd_special (bytes 16-17) locates the
+# special space: left (4 bytes), right (4), level (2), flags (2),
+# garbage (2), page id (2), as CfPageOpaqueData in src/storage/cfstorage.h.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+use constant {
+	BLCKSZ => 8192,
+	INVALID_BLOCK => 0xFFFFFFFF,
+	PAGE_LEAF => 0x0002,
+	PAGE_INCOMPLETE_SPLIT => 0x0008,
+	PAGE_DEAD => 0x0040,
+};
+
+my $node = PostgreSQL::Test::Cluster->new('main');
+$node->init;
+# nothing may vacuum behind the test's back: unlinked leaves must stay
+$node->append_conf('postgresql.conf', "autovacuum = off\n");
+$node->start;
+
+my @plain = qw(pageid split leftlink cycle space linkeddead);
+my @unlinked = qw(orphan deadcells healthy);
+
+$node->safe_psql('postgres', q{
+CREATE EXTENSION cfstore;
+SELECT cfstore.create_keyspace('ks');
+});
+for my $cf (@plain, @unlinked)
+{
+	$node->safe_psql('postgres', qq{
+SELECT cfstore.create_column_family('ks', '$cf', comparator => 'LongType',
+  key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type',
+  gc_grace_seconds => 0);
+});
+}
+for my $cf (@plain)
+{
+	$node->safe_psql('postgres', qq{
+SELECT count(cfstore.insert('ks', '$cf', 'r', i, repeat('v', 40), writetime => 1))
+  FROM generate_series(1, 3000) i;
+});
+}
+# the middle of the row expires and VACUUM unlinks the leaves it filled;
+# they are freed only by a later VACUUM, so they stay unlinked
+for my $cf (@unlinked)
+{
+	$node->safe_psql('postgres', qq{
+SELECT count(cfstore.insert('ks', '$cf', 'r', i, repeat('v', 40), writetime => 1,
+                            ttl => CASE WHEN i BETWEEN 500 AND 2500 THEN 1 END))
+  FROM generate_series(1, 3000) i;
+});
+}
+sleep(3);
+for my $cf (@unlinked)
+{
+	$node->safe_psql('postgres', "VACUUM " . storage($cf));
+}
+
+for my $cf (@plain, @unlinked)
+{
+	is($node->safe_psql('postgres', "SELECT cfstore.verify('ks', '$cf')"), '', "$cf verifies before the damage");
+}
+
+my %path;
+for my $cf (@plain, @unlinked)
+{
+	$path{$cf} = $node->data_dir . '/'
+	  . $node->safe_psql('postgres', "SELECT pg_relation_filepath('" . storage($cf) . "')");
+}
+$node->stop;
+
+# The storage relation of a column family, as a regclass literal.
+sub storage
+{
+	my ($cf) = @_;
+	return $node->safe_psql('postgres', "SELECT cfstore._storage_relation('ks', '$cf')");
+}
+
+sub read_page
+{
+	my ($file, $blkno) = @_;
+	open(my $fh, '<:raw', $file) or die "open $file: $!";
+	seek($fh, $blkno * BLCKSZ, 0) or die "seek: $!";
+	read($fh, my $page, BLCKSZ) == BLCKSZ or die "short read of block $blkno";
+	close($fh);
+	return $page;
+}
+
+sub write_page
+{
+	my ($file, $blkno, $page) = @_;
+	open(my $fh, '+<:raw', $file) or die "open $file: $!";
+	seek($fh, $blkno * BLCKSZ, 0) or die "seek: $!";
+	print $fh $page or die "write: $!";
+	close($fh);
+}
+
+# The special space of a page as a hash, and the offset it starts at.
+sub opaque
+{
+	my ($page) = @_;
+	my $special = unpack('S', substr($page, 16, 2));
+	my %o;
+	@o{qw(left right level flags garbage page_id)} = unpack('LLSSSS', substr($page, $special, 16));
+	return (\%o, $special);
+}
+
+sub set_opaque
+{
+	my ($page, $o) = @_;
+	my (undef, $special) = opaque($page);
+	substr($page, $special, 16) =
+	  pack('LLSSSS', @{$o}{qw(left right level flags garbage page_id)});
+	return $page;
+}
+
+# Block numbers of a relation's leaves, linked and unlinked, by block.
+sub leaves
+{
+	my ($file) = @_;
+	my (@linked, @dead);
+	my $nblocks = (-s $file) / BLCKSZ;
+	for my $blkno (1 .. $nblocks - 1)
+	{
+		my ($o) = opaque(read_page($file, $blkno));
+		next unless $o->{page_id} == 0xCF57 && $o->{level} == 0 && ($o->{flags} & PAGE_LEAF);
+		if ($o->{flags} & PAGE_DEAD) { push @dead, $blkno; }
+		elsif ($o->{left} != INVALID_BLOCK && $o->{right} != INVALID_BLOCK) { push @linked, $blkno; }
+	}
+	return (\@linked, \@dead);
+}
+
+# Change the special space of a middle leaf of cf; returns its block.
+sub damage_leaf
+{
+	my ($cf, $change) = @_;
+	my ($linked) = leaves($path{$cf});
+	my $blkno = $linked->[ int(@$linked / 2) ];
+	my $page = read_page($path{$cf}, $blkno);
+	my ($o) = opaque($page);
+	$change->($o, $blkno);
+	write_page($path{$cf}, $blkno, set_opaque($page, $o));
+	return $blkno;
+}
+
+my %expect;
+$expect{pageid} = [ damage_leaf('pageid', sub { $_[0]{page_id} = 0 }), qr/downlink from block \d+ to a page that is not at level 0/ ];
+$expect{split} =
+  [ damage_leaf('split', sub { $_[0]{flags} |= PAGE_INCOMPLETE_SPLIT }), qr/\Qa split was left unfinished\E/ ];
+$expect{linkeddead} =
+  [ damage_leaf('linkeddead', sub { $_[0]{flags} |= PAGE_DEAD }), qr/\Qan unlinked page is still linked\E/ ];
+$expect{space} = [ damage_leaf('space', sub { $_[0]{garbage} += 8 }), qr/\Qspace not accounted for\E/ ];
+$expect{leftlink} = [ damage_leaf('leftlink', sub { $_[0]{left} = $_[1] }), qr/\Qleft-link\E/ ];
+# the damaged page's right-link goes back to its left neighbour, which the
+# walk then reaches a second time
+{
+	my $left;
+	damage_leaf('cycle', sub { $left = $_[0]{left}; $_[0]{right} = $left });
+	$expect{cycle} = [ $left, qr/\Qthe page is reached twice walking the tree\E/ ];
+}
+
+# an unlinked leaf that loses its flag is a tree page no root reaches
+{
+	my (undef, $dead) = leaves($path{orphan});
+	my $blkno = $dead->[0];
+	my $page = read_page($path{orphan}, $blkno);
+	my ($o) = opaque($page);
+	$o->{flags} &= ~PAGE_DEAD;
+	write_page($path{orphan}, $blkno, set_opaque($page, $o));
+	$expect{orphan} = [ $blkno, qr/\Qa page of the tree is not reachable from its root\E/ ];
+}
+
+# an unlinked leaf holding cells: a live leaf's image, flagged unlinked,
+# over an unlinked leaf's block
+{
+	my ($linked, $dead) = leaves($path{deadcells});
+	my $page = read_page($path{deadcells}, $linked->[0]);
+	my ($o) = opaque($page);
+	$o->{flags} |= PAGE_DEAD;
+	write_page($path{deadcells}, $dead->[0], set_opaque($page, $o));
+	$expect{deadcells} = [ $dead->[0], qr/\Qan unlinked leaf holds cells\E/ ];
+}
+
+$node->start;
+
+for my $cf (@plain, 'orphan', 'deadcells')
+{
+	my ($blkno, $what) = @{ $expect{$cf} };
+	my ($ret, $stdout, $stderr) =
+	  $node->psql('postgres', "SELECT cfstore.verify('ks', '$cf')");
+	isnt($ret, 0, "$cf: verify fails");
+	like($stderr, qr/is corrupt at block $blkno: $what/, "$cf: verify names block $blkno and the damage");
+}
+
+my ($linked, $dead) = leaves($path{healthy});
+cmp_ok(scalar(@$dead), '>=', 10, 'the undamaged column family has unlinked leaves');
+is($node->safe_psql('postgres', "SELECT cfstore.verify('ks', 'healthy')"), '',
+	'the undamaged column family with unlinked leaves verifies');
+
+$node->stop;
+done_testing();
