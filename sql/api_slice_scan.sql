@@ -99,5 +99,7 @@ ALTER FUNCTION cfstore.get_slice(text, text, "any", "any", "any", boolean, integ
 SELECT scan_plan($q$SELECT * FROM cfstore.get_slice('ApiScan', 'Std', 'k1') s$q$);
 ALTER FUNCTION cfstore.get_slice(text, text, "any", "any", "any", boolean, integer, "any") SECURITY INVOKER;
 
+-- every column family written here verifies
+SELECT name, cfstore.verify(keyspace, name) FROM cfstore.column_family WHERE keyspace = 'ApiScan' ORDER BY name;
 DROP FUNCTION scan_plan(text);
 SELECT cfstore.drop_keyspace('ApiScan');

@@ -163,6 +163,9 @@ SELECT cfstore.create_column_family('FdwCat', 'Taken');
 SELECT count(*) FROM cfstore.column_family WHERE name = 'Taken';
 DROP TABLE "FdwCat"."Taken";
 
+-- every column family written here verifies
+SELECT name, cfstore.verify(keyspace, name) FROM cfstore.column_family WHERE keyspace = 'FdwCat' ORDER BY name;
+
 -- drop_column_family drops the foreign table; one the user dropped first
 -- does not stop it; the imported copy stays, and no longer reads
 SELECT cfstore.drop_column_family('FdwCat', 'Users');

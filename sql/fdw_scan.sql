@@ -225,5 +225,8 @@ SELECT pg_temp.plan_rows($$SELECT * FROM "FdwScan"."Est" WHERE key = 'k1'$$) AS 
        pg_temp.plan_rows($$SELECT * FROM "FdwScan"."Est" WHERE key = ANY ('{k1,k2}')$$) AS two_keys,
        pg_temp.plan_rows($$SELECT * FROM "FdwScan"."Est"$$) AS all_rows;
 
+-- every column family written here verifies
+SELECT name, cfstore.verify(keyspace, name) FROM cfstore.column_family WHERE keyspace = 'FdwScan' ORDER BY name;
+
 DROP SCHEMA fdw_scan CASCADE;
 SELECT cfstore.drop_keyspace('FdwScan');

@@ -4,7 +4,7 @@
 -- relation too (and the other way round), as the same user.  A foreign
 -- table of one's own (an imported copy) gives no access to the data.
 BEGIN;
-SELECT plan(63);
+SELECT plan(64);
 
 CREATE ROLE regress_fdwp_owner;
 CREATE ROLE regress_fdwp_member IN ROLE regress_fdwp_owner;
@@ -209,6 +209,8 @@ SELECT lives_ok($$GRANT SELECT ON pg_temp.plain TO regress_fdwp_other$$, 'GRANT 
 SELECT lives_ok($$REVOKE ALL ON pg_temp.plain FROM regress_fdwp_other$$, 'REVOKE on a plain table');
 SELECT lives_ok($$GRANT SELECT ON fdwp_copies."Cnt" TO regress_fdwp_other$$, 'GRANT on a copy, by a superuser');
 SELECT ok(pg_temp.same_acl('Cnt'), 'which leaves the column family''s privileges alone');
+SELECT lives_ok($$SELECT cfstore.verify('FdwPriv', 'Std'), cfstore.verify('FdwPriv', 'Cnt')$$,
+                'the column families written here verify');
 
 SELECT * FROM finish();
 ROLLBACK;
