@@ -635,6 +635,18 @@ cfRunDecode(Relation rel, const char *src, Size len, CfRun *run, MemoryContext c
 				memcpy(stored, prevstored, 16);
 				memcpy(stored + prefix, p, mid);
 			}
+			else if (namelen <= 16 && prevlen <= 16)
+			{
+				/*
+				 * Short names (LongType, IntegerType, most UTF8Type): the
+				 * parts from the name before are copied 16 bytes at a time,
+				 * which the compiler inlines, past the name's end but within
+				 * the buffers; the caller reads namelen bytes.
+				 */
+				memcpy(stored, prevstored, 16);
+				memcpy(stored + prefix, p, mid);
+				memcpy(stored + prefix + mid, prevstored + prevlen - suffix, 16);
+			}
 			else
 			{
 				memcpy(stored, prevstored, prefix);
@@ -659,7 +671,7 @@ cfRunDecode(Relation rel, const char *src, Size len, CfRun *run, MemoryContext c
 					memcpy(out, stored, namelen);
 				c->name = out;
 			}
-			if (namelen == 16)
+			if (namelen <= 16)
 				memcpy(prevstored, stored, 16);
 			else
 				memcpy(prevstored, stored, namelen);
