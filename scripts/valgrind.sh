@@ -19,7 +19,9 @@ rm -rf "$DIR" && mkdir -p "$DIR"
     --log-file="$DIR/vg.%p.log" "$PGBIN/postgres" -D "$DIR/data" -p "$PORT" -k "$DIR" \
     -c listen_addresses='' -c fsync=off >"$DIR/server.log" 2>&1 &
 trap '"${RUN[@]}" "$PGBIN/pg_ctl" -D "$DIR/data" -m immediate stop >/dev/null 2>&1 || true' EXIT
-for _ in $(seq 120); do [ -S "$DIR/.s.PGSQL.$PORT" ] && break; sleep 1; done
+# under valgrind the server takes a while to accept connections once its socket is there
+for _ in $(seq 300); do "$PGBIN/pg_isready" -q -h "$DIR" -p "$PORT" && break; sleep 1; done
+"$PGBIN/pg_isready" -q -h "$DIR" -p "$PORT" || { echo "the server under valgrind did not start: $DIR/server.log" >&2; exit 1; }
 
 export PGHOST=$DIR PGPORT=$PORT PGUSER=postgres
 make -C "$ROOT" -s installcheck-regress

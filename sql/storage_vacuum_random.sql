@@ -32,6 +32,11 @@ SELECT cfstore.create_column_family('VacRnd', 'Cnt', comparator => 'UTF8Type',
 SELECT cfstore._storage_relation('VacRnd', 'Std') AS std_rel \gset
 SELECT cfstore._storage_relation('VacRnd', 'Sup') AS sup_rel \gset
 SELECT cfstore._storage_relation('VacRnd', 'Cnt') AS cnt_rel \gset
+-- and no autovacuum compacts them before the counts below are taken (a slow
+-- run, under valgrind, gives it the time)
+ALTER TABLE :std_rel SET (autovacuum_enabled = off);
+ALTER TABLE :sup_rel SET (autovacuum_enabled = off);
+ALTER TABLE :cnt_rel SET (autovacuum_enabled = off);
 
 SELECT setseed(0.42);
 DO $$
