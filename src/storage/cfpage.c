@@ -629,19 +629,15 @@ cfRunDecode(Relation rel, const char *src, Size len, CfRun *run, MemoryContext c
 			uint8		stored[CF_KEY_MAX];
 			uint8	   *out;
 
-			if (namelen == 16 && prevlen == 16)
-			{
-				/* TimeUUIDs: the shared prefix and suffix are where they were */
-				memcpy(stored, prevstored, 16);
-				memcpy(stored + prefix, p, mid);
-			}
-			else if (namelen <= 16 && prevlen <= 16)
+			if (namelen <= 16 && prevlen <= 16)
 			{
 				/*
-				 * Short names (LongType, IntegerType, most UTF8Type): the
-				 * parts from the name before are copied 16 bytes at a time,
-				 * which the compiler inlines, past the name's end but within
-				 * the buffers; the caller reads namelen bytes.
+				 * Short names (TimeUUIDs, LongType, IntegerType, most
+				 * UTF8Type): the parts from the name before are copied 16
+				 * bytes at a time, which the compiler inlines, past the
+				 * name's end but within the buffers; the caller reads
+				 * namelen bytes.  (For two TimeUUIDs the suffix is already
+				 * where it was after the first copy.)
 				 */
 				memcpy(stored, prevstored, 16);
 				memcpy(stored + prefix, p, mid);
