@@ -122,6 +122,33 @@ time_pair() { # run metric units_per_statement cfstore_sql heap_sql
         CONTENT_OK=no
     fi
     log "$metric: $units per statement, $REPS timed repetitions of two runs each (after a warm-up); cells/text bytes returned: cfstore ${cells[cfstore]}, heap ${cells[heap]}"
+    PAIR_CELLS=${cells[cfstore]}
+}
+
+# Time the work of a metric's statement above the engine: the statement
+# with the slices' cells read from a plain table (floor_sql), which must
+# return what the last time_pair's statements returned (PAIR_CELLS).  Its
+# figure is recorded as cfstore's of floor_metric, and the heap's figures of
+# pair_metric as the heap's, so the ratio printed is the highest any engine
+# could reach if it handed out its cells as fast as a sequential scan of a
+# table holding them, already rendered as text.  One warm-up, then REPS
+# runs in a row (each after itself, as pair_metric's judged figure).
+time_floor() { # run floor_metric pair_metric units_per_statement floor_sql
+    local run=$1 metric=$2 pair=$3 units=$4 s=$5 rep res secs n sum
+    for rep in $(seq 0 "$REPS"); do
+        res=$(q -c "SELECT * FROM bench_time(\$s\$$s\$s\$)")
+        IFS='|' read -r secs n sum <<< "$res"
+        if [ "$n/$sum" != "$PAIR_CELLS" ]; then
+            log "WARNING: $metric returned $n/$sum cells/bytes, the engines $PAIR_CELLS"
+            CONTENT_OK=no
+        fi
+        if (( rep > 0 )); then
+            rec "$run" "$metric" cfstore "$rep" "$(awk -v n="$units" -v s="$secs" 'BEGIN { printf "%.3f", n / s }')"
+        fi
+        log "  $metric rep $rep: $secs s, $n cells"
+    done
+    q -c "INSERT INTO bench_rep SELECT run, '$metric', engine, rep, value FROM bench_rep
+           WHERE run = $run AND metric = '$pair' AND engine = 'heap'"
 }
 
 # Per-run medians of bench_rep, and the per-run pairs cfstore / heap.
