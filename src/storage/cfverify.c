@@ -14,8 +14,25 @@
  * free space = the page).  No page is reached twice.  Then it reads every
  * block the walk did not reach: each must be new, an overflow page, a free
  * page, or an unlinked leaf holding no cells (cffree.c); a tree page there
- * is lost from the tree.  It takes a share lock on the relation and one
- * page lock at a time, so it is exact only while no one writes.
+ * is lost from the tree.
+ *
+ * Writers.  Both functions lock the relation in ACCESS SHARE mode, so
+ * writes and VACUUM go on while they walk, and a split or an unlink may be
+ * seen half done: an unfinished split, an unlinked page still linked from
+ * where the walk came, a left-link or a child's high key not updated yet,
+ * a new page not linked yet (outside the tree).  A walk that is not exact
+ * (st->exact false) does not raise on those, which a moment of a write
+ * explains, but notes them (st->suspect) and steps over unlinked pages.
+ * stats walks so and counts.  verify walks so first, and only if it noted
+ * something locks the relation in SHARE mode, which waits for the writes
+ * in progress and keeps new ones and VACUUM out until its transaction
+ * ends, and walks again, exactly: what it meets then is what the tree was
+ * left in.  (On a standby, where replay cannot be held off, the second walk
+ * runs without that lock: exact only while the primary is idle.)  Each
+ * page is read from a copy taken under its share lock, and no page lock is
+ * held while another is waited for: a split holds its page and waits for
+ * the parent's lock, so a walk that held a parent while it waited for a
+ * child could wait forever.
  *
  *-------------------------------------------------------------------------
  */
@@ -24,11 +41,13 @@
 #include <math.h>
 
 #include "access/table.h"
+#include "access/xlog.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "nodes/bitmapset.h"
 #include "storage/bufmgr.h"
+#include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
@@ -51,6 +70,18 @@ corrupt(Relation rel, BlockNumber blkno, const char *what)
 					RelationGetRelationName(rel), blkno, what)));
 }
 
+/* Raise about block blkno, left flagged by a split never finished. */
+static void
+corrupt_split(Relation rel, BlockNumber blkno)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INDEX_CORRUPTED),
+			 errmsg("cfstore table \"%s\" is corrupt at block %u: a split was left unfinished",
+					RelationGetRelationName(rel), blkno),
+			 errhint("A crash between the two steps of a split leaves one; the next insert "
+					 "that passes the page finishes it.")));
+}
+
 /* Counters gathered while verifying. */
 typedef struct CfTreeStats
 {
@@ -60,7 +91,21 @@ typedef struct CfTreeStats
 	int64		versions;
 	int64		tombstones;
 	Bitmapset  *reached;		/* the tree's pages */
+	bool		exact;			/* nothing writes: raise on a half-done split or unlink too */
+	bool		suspect;		/* a walk not exact met one */
 } CfTreeStats;
+
+/*
+ * Whether the walk must raise on what a write in progress can leave for a
+ * moment: if it is exact; else it notes it.
+ */
+static bool
+must_raise(CfTreeStats *st)
+{
+	if (!st->exact)
+		st->suspect = true;
+	return st->exact;
+}
 
 /* A copy of a key (the key points into the copy). */
 typedef struct CfKeyCopy
@@ -87,12 +132,35 @@ key_equal(const CfOrder *order, const CfKey *a, const CfKey *b)
 	return a->nparts == b->nparts && a->bound == b->bound && cfKeyCompare(order, a, b) == 0;
 }
 
+/*
+ * Whether a page has cfstore's special space, so that its opaque data can
+ * be read (a new page, all zeroes, has none).
+ */
+static bool
+has_cf_special(Page page)
+{
+	return !PageIsNew(page) &&
+		((PageHeader) page)->pd_special == BLCKSZ - MAXALIGN(sizeof(CfPageOpaqueData));
+}
+
+/* A copy of block blkno of rel, taken under its share lock, into copy. */
+static Page
+page_copy(Relation rel, BlockNumber blkno, PGAlignedBlock *copy)
+{
+	Buffer		buf = ReadBuffer(rel, blkno);
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	memcpy(copy->data, BufferGetPage(buf), BLCKSZ);
+	UnlockReleaseBuffer(buf);
+	return (Page) copy->data;
+}
+
 /* Check one page; returns its right-link. */
 static BlockNumber
 verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 			BlockNumber expect_left, CfKeyCopy *lowkey, CfTreeStats *st, BlockNumber *firstchild)
 {
-	Buffer		buf = ReadBuffer(rel, blkno);
+	PGAlignedBlock copy;
 	Page		page;
 	CfPageOpaque op;
 	OffsetNumber first,
@@ -104,25 +172,30 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 	BlockNumber right;
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore verify", ALLOCSET_DEFAULT_SIZES);
 
-	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	page = BufferGetPage(buf);
-	op = CfPageGetOpaque(page);
-	if (PageIsNew(page) || op->page_id != CF_PAGE_ID)
+	page = page_copy(rel, blkno, &copy);
+	if (!has_cf_special(page) || CfPageGetOpaque(page)->page_id != CF_PAGE_ID)
 		corrupt(rel, blkno, "not a cfstore page");
+	op = CfPageGetOpaque(page);
 	if (op->level != level)
 		corrupt(rel, blkno, psprintf("level %u where %u was expected", op->level, level));
 	if ((level == 0) != ((op->flags & CF_PAGE_LEAF) != 0))
 		corrupt(rel, blkno, "leaf flag does not match the level");
-	if (op->flags & CF_PAGE_INCOMPLETE_SPLIT)
-		corrupt(rel, blkno, "a split was left unfinished");
-	if (CfPageIsDead(op))
-		corrupt(rel, blkno, "an unlinked page is still linked");
-	if (op->flags & (CF_PAGE_META | CF_PAGE_OVERFLOW | CF_PAGE_FREE))
-		corrupt(rel, blkno, "a page of the tree is flagged as a metapage, overflow or free page");
 	if (bms_is_member((int) blkno, st->reached))
 		corrupt(rel, blkno, "the page is reached twice walking the tree");
 	st->reached = bms_add_member(st->reached, (int) blkno);
-	if (level == 0 && op->left != expect_left)
+	if ((op->flags & CF_PAGE_INCOMPLETE_SPLIT) && must_raise(st))
+		corrupt_split(rel, blkno);
+	if (CfPageIsDead(op))
+	{
+		if (must_raise(st))
+			corrupt(rel, blkno, "an unlinked page is still linked");
+		/* unlinked since the page before it was read: its right-link goes on */
+		MemoryContextDelete(cxt);
+		return op->right;
+	}
+	if (op->flags & (CF_PAGE_META | CF_PAGE_OVERFLOW | CF_PAGE_FREE))
+		corrupt(rel, blkno, "a page of the tree is flagged as a metapage, overflow or free page");
+	if (level == 0 && op->left != expect_left && must_raise(st))
 		corrupt(rel, blkno, psprintf("left-link %u, but the page to its left is %u", op->left, expect_left));
 	if (((PageHeader) page)->pd_lower > ((PageHeader) page)->pd_upper)
 		corrupt(rel, blkno, "pd_lower above pd_upper");
@@ -212,17 +285,25 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 
 			/* the child: one level down, its high key the next separator */
 			{
-				Buffer		cbuf = ReadBuffer(rel, itup->child);
-				Page		cpage;
+				PGAlignedBlock ccopy;
+				Page		cpage = page_copy(rel, itup->child, &ccopy);
 				CfPageOpaque cop;
 
-				LockBuffer(cbuf, BUFFER_LOCK_SHARE);
-				cpage = BufferGetPage(cbuf);
-				cop = CfPageGetOpaque(cpage);
-				if (PageIsNew(cpage) || cop->page_id != CF_PAGE_ID || cop->level != level - 1)
+				if (!has_cf_special(cpage) || CfPageGetOpaque(cpage)->page_id != CF_PAGE_ID ||
+					CfPageGetOpaque(cpage)->level != level - 1)
 					corrupt(rel, itup->child, psprintf("downlink from block %u to a page that is not at level %u",
 													   blkno, level - 1));
-				if (off < max)
+				cop = CfPageGetOpaque(cpage);
+				/*
+				 * Its split, or a split of it since the copy of its parent,
+				 * may be in progress.
+				 */
+				if (cop->flags & CF_PAGE_INCOMPLETE_SPLIT)
+				{
+					if (must_raise(st))
+						corrupt_split(rel, itup->child);
+				}
+				else if (off < max)
 				{
 					CfKey		next,
 								chk;
@@ -231,7 +312,7 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 					if (CfPageIsRightmost(cop))
 						corrupt(rel, itup->child, "a child with a right neighbour in its parent is rightmost");
 					cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(cpage, PageGetItemId(cpage, CF_HIKEY)), &chk);
-					if (!key_equal(&info->order, &chk, &next))
+					if (!key_equal(&info->order, &chk, &next) && must_raise(st))
 						corrupt(rel, itup->child, psprintf("high key differs from the next separator in block %u", blkno));
 				}
 				else if (has_hk)
@@ -241,12 +322,11 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 					if (CfPageIsRightmost(cop))
 						corrupt(rel, itup->child, "last child of a non-rightmost page is rightmost");
 					cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(cpage, PageGetItemId(cpage, CF_HIKEY)), &chk);
-					if (!key_equal(&info->order, &chk, &hk))
+					if (!key_equal(&info->order, &chk, &hk) && must_raise(st))
 						corrupt(rel, itup->child, psprintf("high key differs from that of its parent %u", blkno));
 				}
-				else if (!CfPageIsRightmost(cop))
+				else if (!CfPageIsRightmost(cop) && must_raise(st))
 					corrupt(rel, itup->child, "last child of a rightmost page is not rightmost");
-				UnlockReleaseBuffer(cbuf);
 			}
 		}
 	}
@@ -261,20 +341,23 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 	st->pages++;
 	if (level == 0)
 		st->leaf_pages++;
-	UnlockReleaseBuffer(buf);
 	MemoryContextDelete(cxt);
 	return right;
 }
 
-/* Verify the tree of rel, gathering statistics. */
+/*
+ * Verify the tree of rel, gathering statistics; exact: nothing writes it
+ * (see "Locking" above).
+ */
 static void
-verify_tree(Relation rel, CfTreeStats *st)
+verify_tree(Relation rel, CfTreeStats *st, bool exact)
 {
 	CfRelInfo  *info = cfRelInfo(rel);
 	BlockNumber leftmost;
 	int			level;
 
 	memset(st, 0, sizeof(*st));
+	st->exact = exact;
 	if (RelationGetNumberOfBlocks(rel) == 0)
 		return;
 	cfRelInfoRefreshRoot(rel, info);
@@ -314,7 +397,7 @@ verify_tree(Relation rel, CfTreeStats *st)
  * may hold cells the tree has lost.
  */
 static void
-verify_outside(Relation rel, const Bitmapset *reached)
+verify_outside(Relation rel, CfTreeStats *st)
 {
 	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
 	BufferAccessStrategy strategy = GetAccessStrategy(BAS_BULKREAD);
@@ -325,17 +408,17 @@ verify_outside(Relation rel, const Bitmapset *reached)
 		Page		page;
 		CfPageOpaque op;
 
-		if (bms_is_member((int) blkno, reached))
+		if (bms_is_member((int) blkno, st->reached))
 			continue;
 		CHECK_FOR_INTERRUPTS();
 		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
-		op = CfPageGetOpaque(page);
 		if (!PageIsNew(page))
 		{
-			if (op->page_id != CF_PAGE_ID)
+			if (!has_cf_special(page) || CfPageGetOpaque(page)->page_id != CF_PAGE_ID)
 				corrupt(rel, blkno, "not a cfstore page");
+			op = CfPageGetOpaque(page);
 			if (CfPageIsDead(op))
 			{
 				if (op->level != 0 || !(op->flags & CF_PAGE_LEAF))
@@ -343,7 +426,7 @@ verify_outside(Relation rel, const Bitmapset *reached)
 				if (PageGetMaxOffsetNumber(page) >= CfPageFirstData(op))
 					corrupt(rel, blkno, "an unlinked leaf holds cells");
 			}
-			else if (!(op->flags & (CF_PAGE_OVERFLOW | CF_PAGE_FREE)))
+			else if (!(op->flags & (CF_PAGE_OVERFLOW | CF_PAGE_FREE)) && must_raise(st))
 				corrupt(rel, blkno, "a page of the tree is not reachable from its root");
 		}
 		UnlockReleaseBuffer(buf);
@@ -351,16 +434,33 @@ verify_outside(Relation rel, const Bitmapset *reached)
 	FreeAccessStrategy(strategy);
 }
 
-/* Check one relation's tree and the blocks outside it (also for the indexes' relations). */
-static void
-check_tree(Relation rel)
+/* Walk rel's tree and the blocks outside it; whether a walk not exact noted something. */
+static bool
+check_walk(Relation rel, bool exact)
 {
 	CfTreeStats st;
 
-	verify_tree(rel, &st);
+	verify_tree(rel, &st, exact);
 	if (st.pages > 0)
-		verify_outside(rel, st.reached);
+		verify_outside(rel, &st);
 	bms_free(st.reached);
+	return st.suspect;
+}
+
+/*
+ * Check one relation's tree and the blocks outside it (also for the
+ * indexes' relations): a walk beside the writers, and if it met what a
+ * write in progress may explain, another with them kept out (see
+ * "Writers" above).
+ */
+static void
+check_tree(Relation rel)
+{
+	if (!check_walk(rel, false))
+		return;
+	if (!RecoveryInProgress())
+		LockRelation(rel, ShareLock);
+	(void) check_walk(rel, true);
 }
 
 /*
@@ -399,7 +499,7 @@ cfstore_stats(PG_FUNCTION_ARGS)
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 	cfTargetOpen(&t, fcinfo, ACL_SELECT);
-	verify_tree(t.rel, &st);
+	verify_tree(t.rel, &st, false);
 	bms_free(st.reached);
 	if (st.pages > 0)
 	{
