@@ -135,6 +135,33 @@ descend_to(Relation rel, BlockNumber child, Buffer parent)
 }
 
 /*
+ * For a descent that will write: finish the split a crash interrupted of
+ * the page in *buf (locked, exclusively if a leaf, flagged), as nbtree's
+ * descents for insertion do.  Its right half has no downlink yet, and the
+ * descent may be about to move right into it; a split of that page would
+ * find no downlink to put its own next to.  stack: the pages above, or
+ * NULL.  *buf comes back locked again as it was, to be looked at afresh.
+ */
+static void
+finish_interrupted(Relation rel, CfRelInfo *info, Buffer *buf, CfStack *stack)
+{
+	BlockNumber blkno = BufferGetBlockNumber(*buf);
+	bool		leaf = CfPageGetOpaque(BufferGetPage(*buf))->level == 0;
+
+	if (!leaf)
+	{
+		/* an internal page is descended under a share lock */
+		LockBuffer(*buf, BUFFER_LOCK_UNLOCK);
+		LockBuffer(*buf, BUFFER_LOCK_EXCLUSIVE);
+	}
+	if (CfPageGetOpaque(BufferGetPage(*buf))->flags & CF_PAGE_INCOMPLETE_SPLIT)
+		finish_split(rel, info, *buf, stack);
+	UnlockReleaseBuffer(*buf);
+	*buf = ReadBuffer(rel, blkno);
+	LockBuffer(*buf, leaf ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
+}
+
+/*
  * Descend from the root to the leaf page that covers key.  The leaf comes
  * back pinned and locked: exclusively if forupdate, else shared.  If stack
  * is not NULL it receives the internal pages passed (for splits); if lowkey
@@ -245,6 +272,11 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 		{
 			page = BufferGetPage(buf);
 			op = CfPageGetOpaque(page);
+			if (forupdate && (op->flags & CF_PAGE_INCOMPLETE_SPLIT) && !CfPageIsDead(op))
+			{
+				finish_interrupted(rel, info, &buf, stack ? *stack : NULL);
+				continue;
+			}
 			if (!cfBeyondHighKey(rel, info, page, key))
 				break;
 			/* the image lacks a downlink: take it again next time */
@@ -897,6 +929,21 @@ insert_downlink(Relation rel, CfRelInfo *info, Buffer lbuf, CfStack *stack,
 
 		ppage = BufferGetPage(pbuf);
 		pop = CfPageGetOpaque(ppage);
+		/*
+		 * A page of the parent level whose own split is unfinished is
+		 * finished first: the downlink may be in its right half, which
+		 * has none yet for a split of its own to go next to.
+		 */
+		if (pop->flags & CF_PAGE_INCOMPLETE_SPLIT)
+		{
+			BlockNumber blkno = BufferGetBlockNumber(pbuf);
+
+			finish_split(rel, info, pbuf, stack->parent);
+			UnlockReleaseBuffer(pbuf);
+			pbuf = ReadBuffer(rel, blkno);
+			LockBuffer(pbuf, BUFFER_LOCK_EXCLUSIVE);
+			continue;
+		}
 		max = PageGetMaxOffsetNumber(ppage);
 		for (OffsetNumber off = CfPageFirstData(pop); off <= max; off++)
 		{
@@ -920,15 +967,6 @@ insert_downlink(Relation rel, CfRelInfo *info, Buffer lbuf, CfStack *stack,
 			pbuf = ReadBuffer(rel, right);
 			LockBuffer(pbuf, BUFFER_LOCK_EXCLUSIVE);
 		}
-	}
-
-	/* a parent whose own split is unfinished is finished first */
-	if (CfPageGetOpaque(ppage)->flags & CF_PAGE_INCOMPLETE_SPLIT)
-	{
-		finish_split(rel, info, pbuf, stack->parent);
-		UnlockReleaseBuffer(pbuf);
-		insert_downlink(rel, info, lbuf, stack, sep, rblk);
-		return;
 	}
 
 	items = cfPageItems(ppage, &n);
