@@ -84,10 +84,12 @@ bit_is_set(const uint8 *bits, BlockNumber nbits, BlockNumber blkno)
 static bool
 leaf_unlinkable(Page page)
 {
-	CfPageOpaque op = CfPageGetOpaque(page);
+	CfPageOpaque op;
 
-	if (PageIsNew(page) || op->page_id != CF_PAGE_ID || op->level != 0 ||
-		!(op->flags & CF_PAGE_LEAF))
+	if (!CfPageIsCfstore(page))
+		return false;
+	op = CfPageGetOpaque(page);
+	if (op->level != 0 || !(op->flags & CF_PAGE_LEAF))
 		return false;
 	if (op->flags & (CF_PAGE_DEAD | CF_PAGE_ROOT | CF_PAGE_INCOMPLETE_SPLIT))
 		return false;
@@ -258,12 +260,13 @@ typedef enum CfReclaimKind
 static CfReclaimKind
 reclaim_kind(Page page, bool overflow, TransactionId oldest_xmin)
 {
-	CfPageOpaque op = CfPageGetOpaque(page);
+	CfPageOpaque op;
 
 	if (PageIsNew(page))
 		return CF_RECLAIM_RECORD;
-	if (op->page_id != CF_PAGE_ID)
+	if (!CfPageIsCfstore(page))
 		return CF_RECLAIM_NONE;
+	op = CfPageGetOpaque(page);
 	if (op->flags & CF_PAGE_FREE)
 		return CF_RECLAIM_RECORD;
 	/* against every backend of the cluster, as cfRootCopyUsable needs */
@@ -297,7 +300,7 @@ mark_chains(Relation rel, const uint8 *heads, BlockNumber nheads, uint8 *used, B
 			buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
 			page = BufferGetPage(buf);
-			if (!PageIsNew(page) && (CfPageGetOpaque(page)->flags & CF_PAGE_OVERFLOW))
+			if (CfPageIsCfstore(page) && (CfPageGetOpaque(page)->flags & CF_PAGE_OVERFLOW))
 				next = CfPageGetOpaque(page)->right;
 			UnlockReleaseBuffer(buf);
 			blkno = next;

@@ -357,8 +357,7 @@ cfNewPage(Relation rel)
 		{
 			page = BufferGetPage(buf);
 			if (PageIsNew(page) ||
-				(CfPageGetOpaque(page)->page_id == CF_PAGE_ID &&
-				 (CfPageGetOpaque(page)->flags & CF_PAGE_FREE)))
+				(CfPageIsCfstore(page) && (CfPageGetOpaque(page)->flags & CF_PAGE_FREE)))
 				return buf;
 			LockBuffer(buf, BUFFER_LOCK_UNLOCK);
 		}

@@ -190,9 +190,9 @@ cfOverflowRead(Relation rel, const uint8 *ref)
 		buf = ReadBuffer(rel, blkno);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
-		op = CfPageGetOpaque(page);
+		op = CfPageIsCfstore(page) ? CfPageGetOpaque(page) : NULL;
 		n = ((PageHeader) page)->pd_lower - MAXALIGN(SizeOfPageHeaderData);
-		if (PageIsNew(page) || op->page_id != CF_PAGE_ID || !(op->flags & CF_PAGE_OVERFLOW) ||
+		if (op == NULL || !(op->flags & CF_PAGE_OVERFLOW) ||
 			n == 0 || n > CF_OVERFLOW_CAP || n > r.len - got)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_CORRUPTED),
@@ -238,11 +238,12 @@ cfCellValue(Relation rel, const CfCell *cell, int *len)
 bool
 cfOverflowReclaimable(Page page, TransactionId oldest_xmin)
 {
-	CfPageOpaque op = CfPageGetOpaque(page);
+	CfPageOpaque op;
 	TransactionId xid = ((PageHeader) page)->pd_prune_xid;
 
-	if (PageIsNew(page) || op->page_id != CF_PAGE_ID)
+	if (!CfPageIsCfstore(page))
 		return false;
+	op = CfPageGetOpaque(page);
 	return (op->flags & CF_PAGE_OVERFLOW) &&
 		(!TransactionIdIsNormal(xid) || TransactionIdPrecedes(xid, oldest_xmin));
 }

@@ -1881,7 +1881,7 @@ cfSamplePage(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy, int
 	buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
-	if (!PageIsNew(page) && (CfPageGetOpaque(page)->flags & CF_PAGE_LEAF))
+	if (CfPageIsCfstore(page) && (CfPageGetOpaque(page)->flags & CF_PAGE_LEAF))
 	{
 		cxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore sample page", ALLOCSET_DEFAULT_SIZES);
 		scan_page(rel, info, buf, NULL, false, sample_feed, &sm, cxt);

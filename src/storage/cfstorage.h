@@ -66,6 +66,19 @@ typedef CfPageOpaqueData *CfPageOpaque;
 #define CF_PAGE_DEAD			0x0040	/* an unlinked empty leaf (cffree.c); pd_prune_xid: when */
 
 #define CfPageGetOpaque(page) ((CfPageOpaque) PageGetSpecialPointer(page))
+
+/*
+ * Whether page is a cfstore page: not new, cfstore's special space and
+ * page id.  Test it before CfPageGetOpaque on a page that may be new (all
+ * zeroes) or foreign: the special pointer of one is not valid.
+ */
+static inline bool
+CfPageIsCfstore(Page page)
+{
+	return !PageIsNew(page) &&
+		((PageHeader) page)->pd_special == BLCKSZ - MAXALIGN(sizeof(CfPageOpaqueData)) &&
+		CfPageGetOpaque(page)->page_id == CF_PAGE_ID;
+}
 #define CfPageIsRightmost(op) ((op)->right == InvalidBlockNumber)
 #define CfPageIsDead(op) (((op)->flags & CF_PAGE_DEAD) != 0)
 /* item 1 is the high key unless the page is rightmost (as nbtree's P_HIKEY) */

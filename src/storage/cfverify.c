@@ -132,17 +132,6 @@ key_equal(const CfOrder *order, const CfKey *a, const CfKey *b)
 	return a->nparts == b->nparts && a->bound == b->bound && cfKeyCompare(order, a, b) == 0;
 }
 
-/*
- * Whether a page has cfstore's special space, so that its opaque data can
- * be read (a new page, all zeroes, has none).
- */
-static bool
-has_cf_special(Page page)
-{
-	return !PageIsNew(page) &&
-		((PageHeader) page)->pd_special == BLCKSZ - MAXALIGN(sizeof(CfPageOpaqueData));
-}
-
 /* A copy of block blkno of rel, taken under its share lock, into copy. */
 static Page
 page_copy(Relation rel, BlockNumber blkno, PGAlignedBlock *copy)
@@ -173,7 +162,7 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore verify", ALLOCSET_DEFAULT_SIZES);
 
 	page = page_copy(rel, blkno, &copy);
-	if (!has_cf_special(page) || CfPageGetOpaque(page)->page_id != CF_PAGE_ID)
+	if (!CfPageIsCfstore(page))
 		corrupt(rel, blkno, "not a cfstore page");
 	op = CfPageGetOpaque(page);
 	if (op->level != level)
@@ -289,8 +278,7 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 				Page		cpage = page_copy(rel, itup->child, &ccopy);
 				CfPageOpaque cop;
 
-				if (!has_cf_special(cpage) || CfPageGetOpaque(cpage)->page_id != CF_PAGE_ID ||
-					CfPageGetOpaque(cpage)->level != level - 1)
+				if (!CfPageIsCfstore(cpage) || CfPageGetOpaque(cpage)->level != level - 1)
 					corrupt(rel, itup->child, psprintf("downlink from block %u to a page that is not at level %u",
 													   blkno, level - 1));
 				cop = CfPageGetOpaque(cpage);
@@ -347,7 +335,7 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 
 /*
  * Verify the tree of rel, gathering statistics; exact: nothing writes it
- * (see "Locking" above).
+ * (see "Writers" above).
  */
 static void
 verify_tree(Relation rel, CfTreeStats *st, bool exact)
@@ -416,7 +404,7 @@ verify_outside(Relation rel, CfTreeStats *st)
 		page = BufferGetPage(buf);
 		if (!PageIsNew(page))
 		{
-			if (!has_cf_special(page) || CfPageGetOpaque(page)->page_id != CF_PAGE_ID)
+			if (!CfPageIsCfstore(page))
 				corrupt(rel, blkno, "not a cfstore page");
 			op = CfPageGetOpaque(page);
 			if (CfPageIsDead(op))
