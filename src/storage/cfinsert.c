@@ -224,10 +224,14 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 		{
 			if (info->root == InvalidBlockNumber)
 			{
-				if (RelationGetNumberOfBlocks(rel) == 0)
+				if (RelationGetNumberOfBlocks(rel) > 0)
+				{
+					cfRelInfoRefreshRoot(rel, info);
+					refreshed = true;
+				}
+				/* no tree yet (see read_root) */
+				if (info->root == InvalidBlockNumber)
 					return InvalidBuffer;
-				cfRelInfoRefreshRoot(rel, info);
-				refreshed = true;
 			}
 			buf = ReadBuffer(rel, info->root);
 			LockBuffer(buf, (info->root_level == 0 && forupdate) ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
@@ -371,8 +375,18 @@ cfNewPage(Relation rel)
 }
 
 /*
- * Create the metapage and an empty root leaf if the relation has no pages
- * (a new or truncated relation: storage is created empty, like heap's).
+ * Create the metapage and an empty root leaf if the relation has none: a
+ * new or truncated relation (storage is created empty, like heap's), or
+ * one whose first write extended it and then did not get as far as the
+ * WAL record that initialises its pages (a crash, an error), which leaves
+ * block 0 all zeroes for good.
+ *
+ * A writer that extends an empty relation holds the extension lock until
+ * it has locked the new pages, so a metapage found new under its own
+ * exclusive lock, after waiting for the extension lock, is such a
+ * remnant: it is initialised there with a new root.  The extension lock is
+ * never waited for with the metapage locked the other way round: a root
+ * split locks the metapage and then extends the relation.
  */
 void
 cfTreeEnsure(Relation rel, CfRelInfo *info)
@@ -384,18 +398,29 @@ cfTreeEnsure(Relation rel, CfRelInfo *info)
 				rpage;
 
 	LockRelationForExtension(rel, ExclusiveLock);
-	if (RelationGetNumberOfBlocks(rel) > 0)
+	if (RelationGetNumberOfBlocks(rel) == 0)
 	{
+		meta = ReadBuffer(rel, P_NEW);
+		LockBuffer(meta, BUFFER_LOCK_EXCLUSIVE);
+		root = ReadBuffer(rel, P_NEW);
+		LockBuffer(root, BUFFER_LOCK_EXCLUSIVE);
 		UnlockRelationForExtension(rel, ExclusiveLock);
-		cfRelInfoRefreshRoot(rel, info);
-		return;
+		Assert(BufferGetBlockNumber(meta) == CF_META_BLOCK);
 	}
-	meta = ReadBuffer(rel, P_NEW);
-	LockBuffer(meta, BUFFER_LOCK_EXCLUSIVE);
-	root = ReadBuffer(rel, P_NEW);
-	LockBuffer(root, BUFFER_LOCK_EXCLUSIVE);
-	UnlockRelationForExtension(rel, ExclusiveLock);
-	Assert(BufferGetBlockNumber(meta) == CF_META_BLOCK);
+	else
+	{
+		/* an extension in progress, if any, has its pages locked now */
+		UnlockRelationForExtension(rel, ExclusiveLock);
+		meta = ReadBuffer(rel, CF_META_BLOCK);
+		LockBuffer(meta, BUFFER_LOCK_EXCLUSIVE);
+		if (!PageIsNew(BufferGetPage(meta)))
+		{
+			UnlockReleaseBuffer(meta);
+			cfRelInfoRefreshRoot(rel, info);
+			return;
+		}
+		root = cfNewPage(rel);
+	}
 
 	state = GenericXLogStart(rel);
 	mpage = GenericXLogRegisterBuffer(state, meta, GENERIC_XLOG_FULL_IMAGE);

@@ -187,7 +187,13 @@ order_lookup(Relation rel, int32 cf_id)
 	return entry;
 }
 
-/* Read the root and its level from the metapage. */
+/*
+ * Read the root and its level from the metapage.  A new (all-zero)
+ * metapage means no tree yet: the relation was just extended by the first
+ * write, which initialises it next (cfTreeEnsure), or a crash came between
+ * the two; the root is then InvalidBlockNumber, as in a relation without
+ * pages.
+ */
 static void
 read_root(Relation rel, BlockNumber *root, uint32 *root_level)
 {
@@ -197,6 +203,13 @@ read_root(Relation rel, BlockNumber *root, uint32 *root_level)
 
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
+	if (PageIsNew(page))
+	{
+		UnlockReleaseBuffer(buf);
+		*root = InvalidBlockNumber;
+		*root_level = 0;
+		return;
+	}
 	meta = CfPageGetMeta(page);
 	if (meta->magic != CF_META_MAGIC)
 		ereport(ERROR,

@@ -349,6 +349,9 @@ verify_tree(Relation rel, CfTreeStats *st, bool exact)
 	if (RelationGetNumberOfBlocks(rel) == 0)
 		return;
 	cfRelInfoRefreshRoot(rel, info);
+	/* extended by a first write that has not initialised it yet, or never will (read_root) */
+	if (info->root == InvalidBlockNumber)
+		return;
 	leftmost = info->root;
 	level = info->root_level;
 	st->height = level + 1;

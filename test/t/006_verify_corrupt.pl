@@ -2,7 +2,8 @@
 # (3,000 cells, about 25 leaves under one root) are written, the server is
 # stopped, one page of each storage relation is damaged on disk in one way,
 # and after a restart verify must name the damaged block and what is wrong
-# with it; an undamaged column family with unlinked leaves still verifies.
+# with it; an undamaged column family with unlinked leaves still verifies,
+# and so does one whose first write's pages were never initialised.
 #
 # Pages are read and written with the machine's byte order, as the server
 # writes them.  The page header's pd_special (bytes 16-17) locates the
@@ -31,12 +32,15 @@ $node->start;
 
 my @plain = qw(pageid split leftlink cycle space linkeddead);
 my @unlinked = qw(orphan deadcells healthy);
+# never written: its file gets the two zero pages a first write's extension
+# leaves when the record that initialises them is lost
+my $uncreated = 'uncreated';
 
 $node->safe_psql('postgres', q{
 CREATE EXTENSION cfstore;
 SELECT cfstore.create_keyspace('ks');
 });
-for my $cf (@plain, @unlinked)
+for my $cf (@plain, @unlinked, $uncreated)
 {
 	$node->safe_psql('postgres', qq{
 SELECT cfstore.create_column_family('ks', '$cf', comparator => 'LongType',
@@ -73,7 +77,7 @@ for my $cf (@plain, @unlinked)
 }
 
 my %path;
-for my $cf (@plain, @unlinked)
+for my $cf (@plain, @unlinked, $uncreated)
 {
 	$path{$cf} = $node->data_dir . '/'
 	  . $node->safe_psql('postgres', "SELECT pg_relation_filepath('" . storage($cf) . "')");
@@ -201,6 +205,16 @@ $expect{leftlink} = [ damage_leaf('leftlink', sub { $_[0]{left} = $_[1] }), qr/\
 	close $fh;
 }
 
+# a first write extended the empty relation by its metapage and root
+# leaf, and a crash came before the WAL record that initialises them
+is(-s $path{$uncreated}, 0, 'the column family never written has no pages');
+{
+	open(my $fh, '>>', $path{$uncreated}) or die "open $path{$uncreated}: $!";
+	binmode $fh;
+	print $fh "\0" x (2 * 8192);
+	close $fh;
+}
+
 $node->start;
 
 for my $cf (@plain, 'orphan', 'deadcells')
@@ -220,6 +234,31 @@ is($node->safe_psql('postgres', "SELECT cfstore.verify('ks', 'healthy')"), '',
 $node->safe_psql('postgres', "VACUUM " . storage('healthy'));
 is($node->safe_psql('postgres', "SELECT cfstore.verify('ks', 'healthy')"), '',
 	'and after a VACUUM that read the new page');
+
+# The relation whose pages were never initialised reads as empty, verifies,
+# and its next write creates the tree.
+{
+	my ($ret, $stdout, $stderr) =
+	  $node->psql('postgres', "SELECT count(*) FROM cfstore.get_slice('ks', '$uncreated', 'r')");
+	is($ret, 0, 'uncreated tree: a slice does not fail');
+	is($stdout, '0', 'uncreated tree: and finds nothing');
+	is($stderr, '', 'uncreated tree: no error or warning');
+}
+is($node->safe_psql('postgres', "SELECT pages || ' ' || cell_versions FROM cfstore.stats('ks', '$uncreated')"),
+	'2 0', 'uncreated tree: stats counts its two pages and no cells');
+is($node->safe_psql('postgres', "SELECT cfstore.verify('ks', '$uncreated')"), '', 'uncreated tree: verify passes');
+$node->safe_psql('postgres', qq{
+SELECT count(cfstore.insert('ks', '$uncreated', 'r', i, repeat('v', 40), writetime => 1))
+  FROM generate_series(1, 500) i;
+});
+is($node->safe_psql('postgres', "SELECT count(*) || ' ' || min(column_name::bigint) || ' ' || max(column_name::bigint)
+  FROM cfstore.get_slice('ks', '$uncreated', 'r', count => 1000)"),
+	'500 1 500', 'uncreated tree: the next writes create it and read back');
+is($node->safe_psql('postgres', "SELECT cfstore.verify('ks', '$uncreated')"), '',
+	'uncreated tree: verify passes once it is created');
+$node->safe_psql('postgres', "VACUUM " . storage($uncreated));
+is($node->safe_psql('postgres', "SELECT cfstore.verify('ks', '$uncreated')"), '',
+	'uncreated tree: and after a VACUUM');
 
 $node->stop;
 done_testing();
