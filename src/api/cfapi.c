@@ -269,7 +269,8 @@ cfRenderCell(FunctionCallInfo fcinfo, const CfColumnFamily *cf, const CfOutCell 
 
 	call_buffers(fcinfo, call);
 	/* what the last cell's rendering allocated (rare types) can go */
-	MemoryContextReset(call->rowcxt);
+	if (!call->rowcxt->isReset)
+		MemoryContextReset(call->rowcxt);
 	old = MemoryContextSwitchTo(call->rowcxt);
 	if (columns & CF_CELL_KEY)
 	{

@@ -100,15 +100,25 @@ cfUuidParse(const char *str, uint8 *out)
 void
 cfUuidFormat(const uint8 *u, char *out)
 {
-	static const char hex[] = "0123456789abcdef";
+	/* each byte's two digits, built on first use (a slice formats one per cell) */
+	static char digits[256][2];
+	static bool built = false;
 	/* where each byte's two digits go: the dashes are at 8, 13, 18 and 23 */
 	static const uint8 at[CF_UUID_LEN] = {0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34};
 
-	for (int i = 0; i < CF_UUID_LEN; i++)
+	if (unlikely(!built))
 	{
-		out[at[i]] = hex[u[i] >> 4];
-		out[at[i] + 1] = hex[u[i] & 0x0f];
+		static const char hex[] = "0123456789abcdef";
+
+		for (int b = 0; b < 256; b++)
+		{
+			digits[b][0] = hex[b >> 4];
+			digits[b][1] = hex[b & 0x0f];
+		}
+		built = true;
 	}
+	for (int i = 0; i < CF_UUID_LEN; i++)
+		memcpy(out + at[i], digits[u[i]], 2);
 	out[8] = out[13] = out[18] = out[23] = '-';
 	out[36] = '\0';
 }

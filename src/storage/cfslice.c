@@ -102,20 +102,22 @@ page_search(Relation rel, CfRelInfo *info, Page page, const CfKey *pos, bool bac
 }
 
 /*
- * Ask for the bytes of the run at off of a page, which is read next.  A
+ * Ask for the bytes of a leaf page's items, from the lowest address up.  A
  * leaf page is seldom in the processor's cache when a read reaches it, and
- * decoding a run waits on memory every other cell; requested while the run
- * before it is decoded and handed out, the next run is there when its turn
- * comes (a 100-column slice: a tenth faster).
+ * decoding a run waits on memory every other cell.  Asked for all at once,
+ * in address order (which the processor's own prefetcher follows), the
+ * lines arrive together while the page is searched: a 100-column slice of
+ * the timeline benchmark takes a tenth less time.  Asking run by run in key
+ * order, where each run lies below the one before it, gained nothing.
  */
 static inline void
-prefetch_run(Page page, OffsetNumber off)
+prefetch_items(Page page)
 {
-	ItemId		iid = PageGetItemId(page, off);
-	const char *item = PageGetItem(page, iid);
+	const char *end = (const char *) page + ((PageHeader) page)->pd_special;
+	const char *at = (const char *) page + ((PageHeader) page)->pd_upper;
 
-	for (Size at = 0; at < ItemIdGetLength(iid); at += 64)
-		__builtin_prefetch(item + at);
+	for (at = (const char *) TYPEALIGN_DOWN(64, (uintptr_t) at); at < end; at += 64)
+		__builtin_prefetch(at);
 }
 
 /*
@@ -138,6 +140,7 @@ scan_page(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *from, bool bac
 
 	if (max < first)
 		return false;
+	prefetch_items(page);
 
 	old = MemoryContextSwitchTo(cxt);
 	/* the run to start in */
@@ -155,10 +158,6 @@ scan_page(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *from, bool bac
 		ItemId		iid = PageGetItemId(page, off);
 		CfRun		run;
 		bool		skip_run = false;
-		OffsetNumber next = backward ? off - 1 : off + 1;
-
-		if (next >= first && next <= max)
-			prefetch_run(page, next);
 		cfRunDecode(rel, PageGetItem(page, iid), ItemIdGetLength(iid), &run, cxt);
 		/*
 		 * A position that names only a row (or an infinity) puts every cell
@@ -1092,10 +1091,13 @@ lone_finish(CfSliceState *s, CfCell *cell, Buffer buf)
 	old = MemoryContextSwitchTo(s->pagecxt);
 	value = cfCellValue(s->rel, cell, &vlen);
 	out = queue_push(s);
-	memset(out, 0, sizeof(*out));
-	out->writetime = cell->writetime;
-	out->ttl = expiring ? cell->ttl : 0;
-	out->expires_at = expiring ? cell->expires_at : 0;
+	/* a compound literal, not memset: a small call the compiler may not inline */
+	*out = (CfOutCell)
+	{
+		.writetime = cell->writetime,
+			.ttl = expiring ? cell->ttl : 0,
+			.expires_at = expiring ? cell->expires_at : 0,
+	};
 	out_bytes(s, cell->name, cell->namelen, value, vlen, out);
 	MemoryContextSwitchTo(old);
 	s->items++;
