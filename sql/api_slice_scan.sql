@@ -99,6 +99,26 @@ ALTER FUNCTION cfstore.get_slice(text, text, "any", "any", "any", boolean, integ
 SELECT scan_plan($q$SELECT * FROM cfstore.get_slice('ApiScan', 'Std', 'k1') s$q$);
 ALTER FUNCTION cfstore.get_slice(text, text, "any", "any", "any", boolean, integer, "any") SECURITY INVOKER;
 
+-- UTF8Type values are returned as their own bytes once checked: values
+-- written while the column family took BytesType are checked on the way
+-- out (a NUL or an invalid sequence, within the first 8 bytes or after)
+SELECT cfstore.create_column_family('ApiScan', 'Raw', comparator => 'UTF8Type');
+SELECT cfstore.insert('ApiScan', 'Raw', 'ascii16', 'c', '\x41424344454647484142434445464748'::bytea, writetime => 1);
+SELECT cfstore.insert('ApiScan', 'Raw', 'ascii3', 'c', '\x414243'::bytea, writetime => 1);
+SELECT cfstore.insert('ApiScan', 'Raw', 'utf8', 'c', convert_to('déjà vu, 8+ bytes', 'UTF8'), writetime => 1);
+SELECT cfstore.insert('ApiScan', 'Raw', 'nulword', 'c', '\x41424300454647484950'::bytea, writetime => 1);
+SELECT cfstore.insert('ApiScan', 'Raw', 'nultail', 'c', '\x414243444546474849500051'::bytea, writetime => 1);
+SELECT cfstore.insert('ApiScan', 'Raw', 'badword', 'c', '\x4142c08045464748495051'::bytea, writetime => 1);
+SELECT cfstore.insert('ApiScan', 'Raw', 'badtail', 'c', '\x414243444546474849c080'::bytea, writetime => 1);
+SELECT cfstore.update_column_family('ApiScan', 'Raw', default_validation_class => 'UTF8Type');
+SELECT k, s.value FROM unnest(ARRAY['ascii16', 'ascii3', 'utf8']) k, cfstore.get_slice('ApiScan', 'Raw', k) s;
+SELECT (cfstore.get_slice('ApiScan', 'Raw', 'utf8')).value;
+SELECT s.value FROM cfstore.get_slice('ApiScan', 'Raw', 'nulword') s;
+SELECT s.value FROM cfstore.get_slice('ApiScan', 'Raw', 'nultail') s;
+SELECT s.value FROM cfstore.get_slice('ApiScan', 'Raw', 'badword') s;
+SELECT s.value FROM cfstore.get_slice('ApiScan', 'Raw', 'badtail') s;
+SELECT (cfstore.get_slice('ApiScan', 'Raw', 'badtail')).value;
+
 -- every column family written here verifies
 SELECT name, cfstore.verify(keyspace, name) FROM cfstore.column_family WHERE keyspace = 'ApiScan' ORDER BY name;
 DROP FUNCTION scan_plan(text);
