@@ -211,22 +211,15 @@ cfOverflowRead(Relation rel, const uint8 *ref)
 	return out;
 }
 
-/*
- * A cell's value as it reads: the bytes its reference stands for (read
- * into the current memory context) if it is stored out of line.
- */
+/* cfCellValue of a value stored out of line: read into the current memory context. */
 const uint8 *
-cfCellValue(Relation rel, const CfCell *cell, int *len)
+cfCellValueLong(Relation rel, const CfCell *cell, int *len)
 {
-	if (cell->flags & CF_CELL_LONG_VALUE)
-	{
-		if (cell->valuelen != CF_LONGREF_SIZE)
-			elog(ERROR, "cfstore: corrupt reference to an out-of-line value");
-		*len = (int) cfOverflowLength(cell->value);
-		return cfOverflowRead(rel, cell->value);
-	}
-	*len = cell->valuelen;
-	return cell->value;
+	Assert(cell->flags & CF_CELL_LONG_VALUE);
+	if (cell->valuelen != CF_LONGREF_SIZE)
+		elog(ERROR, "cfstore: corrupt reference to an out-of-line value");
+	*len = (int) cfOverflowLength(cell->value);
+	return cfOverflowRead(rel, cell->value);
 }
 
 /*

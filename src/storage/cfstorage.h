@@ -256,7 +256,20 @@ extern BlockNumber cfOverflowRefBlock(const uint8 *ref);
 extern bool cfOverflowReclaimable(Page page, TransactionId oldest_xmin);
 extern Size cfOverflowLength(const uint8 *ref);
 extern uint8 *cfOverflowRead(Relation rel, const uint8 *ref);
-extern const uint8 *cfCellValue(Relation rel, const CfCell *cell, int *len);
+extern const uint8 *cfCellValueLong(Relation rel, const CfCell *cell, int *len);
+
+/*
+ * A cell's value: its stored bytes, or the value a reference stands for
+ * (read into the current memory context) if it is stored out of line.
+ */
+static inline const uint8 *
+cfCellValue(Relation rel, const CfCell *cell, int *len)
+{
+	if (unlikely(cell->flags & CF_CELL_LONG_VALUE))
+		return cfCellValueLong(rel, cell, len);
+	*len = cell->valuelen;
+	return cell->value;
+}
 
 /* ---------------------------------------------------------------------
  * Relations
