@@ -3,19 +3,8 @@
 -- Reads and writes that meet the emptied key range go on as before.
 \set VERBOSITY terse
 
--- as in storage_vacuum: no autovacuum worker's xmin holds VACUUM back
-CREATE FUNCTION unl_quiet() RETURNS boolean LANGUAGE plpgsql AS $$
-BEGIN
-  FOR i IN 1..600 LOOP
-    PERFORM pg_stat_clear_snapshot();
-    IF NOT EXISTS (SELECT 1 FROM pg_stat_activity
-                    WHERE backend_type = 'autovacuum worker' AND backend_xmin IS NOT NULL) THEN
-      RETURN true;
-    END IF;
-    PERFORM pg_sleep(0.05);
-  END LOOP;
-  RETURN false;
-END $$;
+-- no autovacuum worker's xmin holds VACUUM back (autovacuum_quiet)
+\i sql/include/autovacuum_quiet.sql
 SELECT cfstore.create_keyspace('Unl');
 SELECT cfstore.create_column_family('Unl', 'T', comparator => 'LongType',
          key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type', gc_grace_seconds => 0);
@@ -33,7 +22,7 @@ SELECT count(cfstore.insert('Unl', 'T', 'c', i, 'c' || i, writetime => 10)) FROM
 SELECT leaf_pages AS leaves_before, pages AS blocks_before FROM cfstore.stats('Unl', 'T') \gset
 SELECT :leaves_before >= 30 AS spans_pages;
 SELECT pg_sleep(2.1);
-SELECT unl_quiet();
+SELECT autovacuum_quiet();
 VACUUM :rel;
 
 -- the emptied leaves are out of the tree; the relation has not shrunk
@@ -71,7 +60,7 @@ SELECT cfstore.verify('Unl', 'T');
 -- so no snapshot is older than the unlinks; isolation spec
 -- vacuum_unlink shows one that is); they take the row's next 1,000
 -- columns, and the relation does not grow
-SELECT unl_quiet();
+SELECT autovacuum_quiet();
 VACUUM :rel;
 SELECT cfstore.verify('Unl', 'T');
 SELECT pg_relation_size(:'rel') AS size_before \gset
@@ -95,7 +84,7 @@ SELECT count(cfstore.insert('Unl', 'Long', repeat('k', 400) || r, i, repeat('v',
 SELECT leaf_pages AS long_leaves FROM cfstore.stats('Unl', 'Long') \gset
 SELECT :long_leaves >= 20 AS spans_pages;
 SELECT pg_sleep(2.1);
-SELECT unl_quiet();
+SELECT autovacuum_quiet();
 VACUUM :lrel;
 -- the middle row's leaves (a third of them, but for the two it shares) left the tree
 SELECT :long_leaves - leaf_pages >= :long_leaves / 3 - 2 AS leaves_unlinked, live_cells
@@ -106,7 +95,7 @@ SELECT right(key, 1) AS row, count(*)
 SELECT string_agg(column_name, ',')
   FROM cfstore.get_slice('Unl', 'Long', repeat('k', 400) || '3', count => 2, reversed => true);
 SELECT txid_current() > 0 AS xid_used;
-SELECT unl_quiet();
+SELECT autovacuum_quiet();
 VACUUM :lrel;
 SELECT count(cfstore.insert('Unl', 'Long', repeat('k', 400) || '2', i, repeat('w', 40)))
   FROM generate_series(1, 500) i;
@@ -115,4 +104,4 @@ SELECT right(key, 1) AS row, count(*)
   FROM cfstore.get_range_slices('Unl', 'Long', start_key => '', count => 100000) GROUP BY 1 ORDER BY 1;
 
 SELECT cfstore.drop_keyspace('Unl');
-DROP FUNCTION unl_quiet();
+DROP FUNCTION autovacuum_quiet();

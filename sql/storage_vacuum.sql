@@ -5,21 +5,8 @@
 -- VACUUM is in the isolation spec vacuum_concurrent.)
 \set VERBOSITY terse
 
--- VACUUM removes only what no snapshot can need: wait until no autovacuum
--- worker (which may run ANALYZE somewhere at any time) holds an xmin, so
--- that the counts below do not depend on its timing
-CREATE FUNCTION vac_quiet() RETURNS boolean LANGUAGE plpgsql AS $$
-BEGIN
-  FOR i IN 1..600 LOOP
-    PERFORM pg_stat_clear_snapshot();
-    IF NOT EXISTS (SELECT 1 FROM pg_stat_activity
-                    WHERE backend_type = 'autovacuum worker' AND backend_xmin IS NOT NULL) THEN
-      RETURN true;
-    END IF;
-    PERFORM pg_sleep(0.05);
-  END LOOP;
-  RETURN false;
-END $$;
+-- VACUUM removes only what no snapshot can need (autovacuum_quiet)
+\i sql/include/autovacuum_quiet.sql
 SELECT cfstore.create_keyspace('Vac');
 -- gc_grace_seconds 0: tombstones may go at once
 SELECT cfstore.create_column_family('Vac', 'Now', comparator => 'UTF8Type',
@@ -46,7 +33,7 @@ SELECT count(cfstore.insert('Vac', 'Grace', 'r', c, c || w, writetime => w))
 SELECT cfstore.insert('Vac', 'Grace', 'r', 'a', 'late but old', writetime => 5);
 SELECT cell_versions, live_cells FROM cfstore.stats('Vac', 'Grace');
 SELECT column_name, value, writetime FROM cfstore.get_slice('Vac', 'Grace', 'r');
-SELECT vac_quiet();
+SELECT autovacuum_quiet();
 VACUUM :grace_rel;
 SELECT cell_versions, live_cells, tombstones FROM cfstore.stats('Vac', 'Grace');
 SELECT column_name, value, writetime FROM cfstore.get_slice('Vac', 'Grace', 'r');
@@ -55,7 +42,7 @@ SELECT cfstore.verify('Vac', 'Grace');
 -- a timestamp tie: both versions stay (the greater value wins on read)
 SELECT cfstore.insert('Vac', 'Grace', 'tie', 'c', 'a', writetime => 1);
 SELECT cfstore.insert('Vac', 'Grace', 'tie', 'c', 'b', writetime => 1);
-SELECT vac_quiet();
+SELECT autovacuum_quiet();
 VACUUM :grace_rel;
 SELECT value FROM cfstore.get('Vac', 'Grace', 'tie', 'c');
 
@@ -71,7 +58,7 @@ SELECT cfstore.insert('Vac', 'Grace', 'gone', 'y', 'v', writetime => 1);
 SELECT cfstore.remove('Vac', 'Grace', 'gone', 'x', writetime => 2);
 SELECT cfstore.remove('Vac', 'Grace', 'r', writetime => 9);
 SELECT cell_versions, tombstones FROM cfstore.stats('Vac', 'Grace');
-SELECT vac_quiet();
+SELECT autovacuum_quiet();
 VACUUM :grace_rel;
 SELECT cell_versions, tombstones FROM cfstore.stats('Vac', 'Grace');
 SELECT key, column_name, value FROM :grace_rel ORDER BY 1, 2;
@@ -89,7 +76,7 @@ SELECT cfstore.insert('Vac', 'Now', 'row2', 'c9', 'old', writetime => 1);
 SELECT cfstore.insert('Vac', 'Now', 'row3', 'ttl', 'short', ttl => 1, writetime => 1);
 SELECT pg_sleep(2.1);
 SELECT cell_versions, live_cells, tombstones FROM cfstore.stats('Vac', 'Now');
-SELECT vac_quiet();
+SELECT autovacuum_quiet();
 VACUUM :now_rel;
 SELECT cell_versions, live_cells, tombstones FROM cfstore.stats('Vac', 'Now');
 SELECT key, column_name, value FROM :now_rel ORDER BY 1, 2;
@@ -104,11 +91,11 @@ SELECT cfstore.insert('Vac', 'Now', 'wide', '99999', 'newer', writetime => 3);
 SELECT cfstore.remove('Vac', 'Now', 'wide', writetime => 2);
 SELECT leaf_pages > 3 AS spans_pages FROM cfstore.stats('Vac', 'Now');
 SELECT pg_sleep(1.1);
-SELECT vac_quiet();
+SELECT autovacuum_quiet();
 VACUUM :now_rel;
 SELECT cell_versions, tombstones FROM cfstore.stats('Vac', 'Now');
 SELECT column_name, value FROM cfstore.get_slice('Vac', 'Now', 'wide');
-SELECT vac_quiet();
+SELECT autovacuum_quiet();
 VACUUM :now_rel;
 SELECT cell_versions, tombstones FROM cfstore.stats('Vac', 'Now');
 SELECT column_name, value FROM cfstore.get_slice('Vac', 'Now', 'wide');
@@ -118,7 +105,7 @@ SELECT leaf_pages FROM cfstore.stats('Vac', 'Now');
 -- the space they held is used again once the VACUUM after the last
 -- snapshot older than their unlink has freed them (storage_unlink has more)
 SELECT txid_current() > 0 AS xid_used;
-SELECT vac_quiet();
+SELECT autovacuum_quiet();
 VACUUM :now_rel;
 SELECT pg_relation_size(:'now_rel') AS size_before \gset
 SELECT count(cfstore.insert('Vac', 'Now', 'wide', lpad(i::text, 5, '0'), repeat('y', 100), writetime => 4))
@@ -139,7 +126,7 @@ SELECT cell_versions FROM cfstore.stats('Vac', 'Cnt');
 -- too: local deletion times are whole seconds, and whether VACUUM ran in
 -- the same second as remove_counter used to decide it
 SELECT pg_sleep(1.1);
-SELECT vac_quiet();
+SELECT autovacuum_quiet();
 VACUUM :cnt_rel;
 SELECT cell_versions FROM cfstore.stats('Vac', 'Cnt');
 SELECT column_name, value FROM cfstore.get_slice('Vac', 'Cnt', 'k');
@@ -153,7 +140,7 @@ SELECT cfstore.verify('Vac', 'Cnt');
 SELECT count(cfstore.insert('Vac', 'Sup', 'k', c, 'v', super_column => s, writetime => 1))
   FROM unnest(ARRAY['s1', 's2']) s, unnest(ARRAY['a', 'b']) c;
 SELECT cfstore.remove('Vac', 'Sup', 'k', super_column => 's1', writetime => 1);
-SELECT vac_quiet();
+SELECT autovacuum_quiet();
 VACUUM :sup_rel;
 SELECT cell_versions, tombstones FROM cfstore.stats('Vac', 'Sup');
 SELECT super_column, column_name FROM cfstore.get_slice('Vac', 'Sup', 'k');
@@ -165,7 +152,7 @@ SELECT cfstore.verify('Vac', 'Sup');
 -- ---------------------------------------------------------------------------
 SELECT relfrozenxid AS frozen_before FROM pg_class WHERE oid = :'grace_rel'::regclass \gset
 SELECT txid_current() IS NOT NULL AS burn_an_xid;
-SELECT vac_quiet();
+SELECT autovacuum_quiet();
 VACUUM (FREEZE) :grace_rel;
 SELECT age(relfrozenxid) < age(:'frozen_before'::xid) AS advanced FROM pg_class WHERE oid = :'grace_rel'::regclass;
 SELECT key, column_name, value FROM :grace_rel ORDER BY 1, 2;
@@ -186,7 +173,7 @@ SELECT cfstore._storage_relation('Vac', 'Long') AS long_rel \gset
 SELECT count(cfstore.insert('Vac', 'Long', 'k', 'c' || i, repeat(md5(i || '/' || w), 625), writetime => w))
   FROM generate_series(1, 20) i, generate_series(1, 5) w;
 SELECT pg_relation_size(:'long_rel') AS long_size \gset
-SELECT vac_quiet();
+SELECT autovacuum_quiet();
 VACUUM :long_rel;
 -- four more versions of each take the pages of the four shadowed ones
 SELECT count(cfstore.insert('Vac', 'Long', 'k', 'c' || i, repeat(md5(i || '/' || w), 625), writetime => w))
@@ -199,7 +186,7 @@ BEGIN;
 SELECT count(cfstore.insert('Vac', 'Long', 'k', 'c' || i, repeat('r', 20000), writetime => 10))
   FROM generate_series(1, 20) i;
 ROLLBACK;
-SELECT vac_quiet();
+SELECT autovacuum_quiet();
 VACUUM :long_rel;
 SELECT pg_relation_size(:'long_rel') AS long_size \gset
 SELECT count(cfstore.insert('Vac', 'Long', 'k', 'c' || i, repeat(md5(i || '/10'), 625), writetime => 10))
@@ -215,7 +202,7 @@ SELECT height > 1 AS split FROM cfstore.stats('Vac', 'Long');
 SELECT count(cfstore.remove('Vac', 'Long', repeat('K', 997) || lpad(r::text, 3, '0'), writetime => 2))
   FROM generate_series(1, 200, 2) r;
 SELECT pg_sleep(1.1);
-SELECT vac_quiet();
+SELECT autovacuum_quiet();
 VACUUM :long_rel;
 SELECT tombstones, live_cells FROM cfstore.stats('Vac', 'Long');
 SELECT pg_relation_size(:'long_rel') AS long_size \gset
@@ -232,5 +219,5 @@ SELECT count(*), bool_and(value = repeat(md5(r::text), 625)) AS same FROM genera
        cfstore.get_slice('Vac', 'Long', repeat('Q', 997) || lpad(r::text, 3, '0'));
 SELECT count(*), count(DISTINCT key) FROM :long_rel;
 
-DROP FUNCTION vac_quiet();
+DROP FUNCTION autovacuum_quiet();
 SELECT cfstore.drop_keyspace('Vac');

@@ -6,21 +6,8 @@
 -- FREEZE, with gc_grace_seconds 0 so that tombstones go too.
 \set VERBOSITY terse
 
--- VACUUM removes only what no snapshot can need: wait until no autovacuum
--- worker (which may run ANALYZE somewhere at any time) holds an xmin, so
--- that the counts below do not depend on its timing
-CREATE FUNCTION vac_quiet() RETURNS boolean LANGUAGE plpgsql AS $$
-BEGIN
-  FOR i IN 1..600 LOOP
-    PERFORM pg_stat_clear_snapshot();
-    IF NOT EXISTS (SELECT 1 FROM pg_stat_activity
-                    WHERE backend_type = 'autovacuum worker' AND backend_xmin IS NOT NULL) THEN
-      RETURN true;
-    END IF;
-    PERFORM pg_sleep(0.05);
-  END LOOP;
-  RETURN false;
-END $$;
+-- VACUUM removes only what no snapshot can need (autovacuum_quiet)
+\i sql/include/autovacuum_quiet.sql
 SELECT cfstore.create_keyspace('VacRnd');
 SELECT cfstore.create_column_family('VacRnd', 'Std', comparator => 'UTF8Type',
          key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type', gc_grace_seconds => 0);
@@ -125,7 +112,7 @@ SELECT cell_versions AS std_versions FROM cfstore.stats('VacRnd', 'Std') \gset
 SELECT cell_versions AS sup_versions FROM cfstore.stats('VacRnd', 'Sup') \gset
 SELECT cell_versions AS cnt_versions FROM cfstore.stats('VacRnd', 'Cnt') \gset
 
-SELECT vac_quiet();
+SELECT autovacuum_quiet();
 VACUUM :std_rel, :sup_rel, :cnt_rel;
 SELECT b.what, a.fingerprint = b.fingerprint AS same_after_vacuum
   FROM vacrnd_before b JOIN vacrnd_reads() a USING (what) ORDER BY 1;
@@ -139,9 +126,9 @@ SELECT (SELECT cell_versions FROM cfstore.stats('VacRnd', 'Std')) < :std_version
 SELECT cfstore.verify('VacRnd', 'Std'), cfstore.verify('VacRnd', 'Sup'), cfstore.verify('VacRnd', 'Cnt');
 
 -- a second VACUUM and a VACUUM FREEZE change nothing either
-SELECT vac_quiet();
+SELECT autovacuum_quiet();
 VACUUM :std_rel, :sup_rel, :cnt_rel;
-SELECT vac_quiet();
+SELECT autovacuum_quiet();
 VACUUM (FREEZE) :std_rel, :sup_rel, :cnt_rel;
 SELECT b.what, a.fingerprint = b.fingerprint AS same_after_freeze
   FROM vacrnd_before b JOIN vacrnd_reads() a USING (what) ORDER BY 1;
@@ -149,5 +136,5 @@ SELECT cfstore.verify('VacRnd', 'Std'), cfstore.verify('VacRnd', 'Sup'), cfstore
 
 DROP TABLE vacrnd_before, vacrnd_scan_before;
 DROP FUNCTION vacrnd_reads();
-DROP FUNCTION vac_quiet();
+DROP FUNCTION autovacuum_quiet();
 SELECT cfstore.drop_keyspace('VacRnd');
