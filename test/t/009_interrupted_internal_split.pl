@@ -1,0 +1,143 @@
+# Splits of internal pages that a crash interrupts between their WAL records.
+#
+# 007 covers a leaf split stopped after its first record.  This covers the
+# levels above.  An insert whose leaf split fills the parent writes three
+# Generic records: (1) the leaf split, (2) the parent's split, which clears
+# the leaf's flag and flags the parent INCOMPLETE_SPLIT, (3) the downlink
+# to the parent's new right half in the grandparent, or, when the parent
+# was the root, a new root and the metapage.  Recovery of a base backup
+# stopped right after record (2) leaves an internal page flagged and its
+# right half reachable only by the right-link:
+#  - a root split: the metapage still names the old root, now a left half;
+#  - a split of an internal page under the root.
+# In both, every committed cell reads back (forwards and reversed), verify
+# names the unfinished split, and the inserts that follow finish it, after
+# which verify passes.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('primary');
+$node->init(has_archiving => 1, allows_streaming => 1);
+$node->append_conf('postgresql.conf', "autovacuum = off\n");
+$node->start;
+
+# Names of 300 bytes make separators of about 330, so an internal page takes
+# about 24 downlinks; values of 1,000 bytes fill a leaf with 6 cells.
+$node->safe_psql('postgres', q{
+CREATE EXTENSION cfstore;
+SELECT cfstore.create_keyspace('ks');
+SELECT cfstore.create_column_family('ks', 'c', comparator => 'UTF8Type',
+  key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type');
+CREATE TABLE trace (i int, before pg_lsn, after pg_lsn, height int, internal bigint);
+CREATE PROCEDURE grow(a int, b int) LANGUAGE plpgsql AS $$
+DECLARE l pg_lsn; s record;
+BEGIN
+  FOR i IN a .. b LOOP
+    l := pg_current_wal_insert_lsn();
+    PERFORM cfstore.insert('ks', 'c', 'r', lpad(i::text, 300, '0'), repeat('v', 1000), i::bigint);
+    SELECT * INTO s FROM cfstore.stats('ks', 'c');
+    INSERT INTO trace VALUES (i, l, pg_current_wal_insert_lsn(), s.height, s.pages - s.leaf_pages - 1);
+    COMMIT;
+  END LOOP;
+END $$;
+});
+$node->backup('bk');
+
+# One cell per transaction, each traced, until an internal page under the
+# root has split.
+$node->safe_psql('postgres', 'CALL grow(1, 400)');
+my $root_split = $node->safe_psql('postgres', q{
+SELECT i || '|' || before || '|' || after FROM trace WHERE height = 3 ORDER BY i LIMIT 1});
+my $inner_split = $node->safe_psql('postgres', q{
+SELECT t.i || '|' || t.before || '|' || t.after FROM trace t JOIN trace p ON p.i = t.i - 1
+ WHERE t.height = 3 AND p.height = 3 AND t.internal > p.internal ORDER BY t.i LIMIT 1});
+isnt($root_split, '', 'a cell made the tree three levels high');
+isnt($inner_split, '', 'a later cell split an internal page under the root');
+is($node->safe_psql('postgres', q{SELECT cfstore.verify('ks', 'c')}), '', 'verify passes on the primary');
+
+# The second Generic record of a split cell's insert.
+my $second_record = sub {
+	my ($case) = @_;
+	my ($i, $before, $after) = split /\|/, $case;
+	my ($out, $err);
+	IPC::Run::run [ 'pg_waldump', '-p', $node->data_dir . '/pg_wal', '-s', $before, '-e', $after,
+		'-r', 'Generic' ], '>', \$out, '2>', \$err;
+	my @lsns = $out =~ /lsn: ([0-9A-F]+\/[0-9A-F]+)/g;
+	is(scalar(@lsns), 3, "the insert of cell $i wrote three Generic WAL records")
+	  or diag($out, $err);
+	return ($i, $lsns[1]);
+};
+my ($root_cell, $root_lsn) = $second_record->($root_split);
+my ($inner_cell, $inner_lsn) = $second_record->($inner_split);
+
+my $last_lsn = $node->safe_psql('postgres', 'SELECT pg_current_wal_insert_lsn()');
+my $segment = $node->safe_psql('postgres', "SELECT pg_walfile_name('$last_lsn')");
+$node->safe_psql('postgres', 'SELECT pg_switch_wal()');
+$node->poll_query_until('postgres',
+	"SELECT last_archived_wal >= '$segment' FROM pg_stat_archiver")
+  or die 'the WAL was not archived';
+
+my $count = q{SELECT count(*), min(column_name::bigint), max(column_name::bigint)
+  FROM cfstore.get_slice('ks', 'c', 'r', count => 100000)};
+my $order = q{SELECT count(*) FILTER (WHERE n <> prev + 1) FROM (
+  SELECT column_name::bigint AS n, lag(column_name::bigint) OVER (ORDER BY ord) AS prev
+    FROM cfstore.get_slice('ks', 'c', 'r', count => 100000) WITH ORDINALITY s(key, sc, column_name, value, writetime, ttl, ord)) x
+ WHERE prev IS NOT NULL};
+my $reversed = q{SELECT count(*), (array_agg(column_name::bigint))[1]
+  FROM cfstore.get_slice('ks', 'c', 'r', reversed => true, count => 100000)};
+
+# Recover the backup to right after the split's second record, then check.
+# The recovered node archives nothing: a new timeline in the primary's
+# archive would lead the next recovery onto it.
+my $check = sub {
+	my ($name, $cell, $lsn) = @_;
+	my $n = PostgreSQL::Test::Cluster->new($name);
+	$n->init_from_backup($node, 'bk', has_restoring => 1, standby => 0);
+	$n->append_conf('postgresql.conf', qq{
+recovery_target_lsn = '$lsn'
+recovery_target_inclusive = on
+recovery_target_action = 'promote'
+autovacuum = off
+archive_mode = off
+});
+	$n->start;
+	$n->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()')
+	  or die 'recovery did not end';
+
+	my $last = $cell - 1;
+	is($n->safe_psql('postgres', $count), "$last|1|$last",
+		"$name: every committed cell reads back; the cell of the interrupted split was not committed");
+	is($n->safe_psql('postgres', $order), '0', "$name: in order");
+	is($n->safe_psql('postgres', $reversed), "$last|$last", "$name: and reversed");
+	my ($rc, $stdout, $stderr) = $n->psql('postgres', q{SELECT cfstore.verify('ks', 'c')});
+	like($stderr, qr/is corrupt at block \d+: a split was left unfinished/,
+		"$name: verify names the unfinished split");
+
+	# Enough cells to split the pages around it again, level by level.
+	my $end = $cell + 199;
+	is( $n->safe_psql(
+			'postgres', qq{
+SELECT count(cfstore.insert('ks', 'c', 'r', lpad(i::text, 300, '0'), repeat('w', 1000), i::bigint))
+  FROM generate_series($cell, $end) i}),
+		'200',
+		"$name: inserts after it work");
+	is($n->safe_psql('postgres', q{SELECT cfstore.verify('ks', 'c')}), '', "$name: verify passes then");
+	is($n->safe_psql('postgres', $count), "$end|1|$end", "$name: every cell reads back");
+	is($n->safe_psql('postgres', $order), '0', "$name: in order");
+	is($n->safe_psql('postgres', $reversed), "$end|$end", "$name: and reversed");
+	is( $n->safe_psql(
+			'postgres', qq{SELECT count(*) FROM cfstore.get_slice('ks', 'c', 'r',
+			  start => lpad('$cell', 300, '0'), count => 100000) WHERE value = repeat('w', 1000)}),
+		'200',
+		"$name: the new cells among them");
+	$n->stop;
+};
+$check->('root_split', $root_cell, $root_lsn);
+$check->('inner_split', $inner_cell, $inner_lsn);
+
+$node->stop;
+done_testing();
