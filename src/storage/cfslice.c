@@ -1128,13 +1128,15 @@ lone_finish(CfSliceState *s, CfCell *cell, Buffer buf)
 	old = MemoryContextSwitchTo(s->pagecxt);
 	value = cfCellValue(s->rel, cell, &vlen);
 	out = queue_push(s);
-	/* a compound literal, not memset: a small call the compiler may not inline */
-	*out = (CfOutCell)
-	{
-		.writetime = cell->writetime,
-			.ttl = expiring ? cell->ttl : 0,
-			.expires_at = expiring ? cell->expires_at : 0,
-	};
+	/*
+	 * Field by field: zeroing the whole cell first (a memset or a compound
+	 * literal) compiles to a "rep stos", which costs more than the rest
+	 * of this function.  out_bytes sets the pointers.
+	 */
+	out->writetime = cell->writetime;
+	out->ttl = expiring ? cell->ttl : 0;
+	out->expires_at = expiring ? cell->expires_at : 0;
+	out->is_counter = false;
 	out_bytes(s, cell->name, cell->namelen, value, vlen, out);
 	MemoryContextSwitchTo(old);
 	s->items++;
