@@ -16,6 +16,8 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
+use CfWal;
+
 my $node = PostgreSQL::Test::Cluster->new('primary');
 $node->init(has_archiving => 1, allows_streaming => 1);
 $node->append_conf('postgresql.conf', "autovacuum = off\n");
@@ -53,33 +55,14 @@ for my $i (201 .. 600)
 ok(defined $split_cell, "cell $split_cell splits a leaf");
 
 # The split's WAL: its two Generic records, and the cell's commit after them.
-my ($out, $err);
-IPC::Run::run [ 'pg_waldump', '-p', $node->data_dir . '/pg_wal', '-s', $before, '-e', $after,
-	'-r', 'Generic' ], '>', \$out, '2>', \$err;
-my @lsns = $out =~ /lsn: ([0-9A-F]+\/[0-9A-F]+)/g;
-is(scalar(@lsns), 2, 'the insert that split wrote two Generic WAL records')
-  or diag($out, $err);
+my ($lsns, $out) = generic_records($node, $before, $after);
+is(scalar(@$lsns), 2, 'the insert that split wrote two Generic WAL records')
+  or diag($out);
 like((split /\n/, $out)[0], qr/FPW/, 'the first logs the new page whole');
 
-# The WAL up to there, archived.
-my $segment = $node->safe_psql('postgres', "SELECT pg_walfile_name('$after')");
-$node->safe_psql('postgres', 'SELECT pg_switch_wal()');
-$node->poll_query_until('postgres',
-	"SELECT last_archived_wal >= '$segment' FROM pg_stat_archiver")
-  or die 'the WAL was not archived';
-
 # Recovery of the backup that stops right after the split's first record.
-my $node2 = PostgreSQL::Test::Cluster->new('interrupted');
-$node2->init_from_backup($node, 'bk', has_restoring => 1, standby => 0);
-$node2->append_conf('postgresql.conf', qq{
-recovery_target_lsn = '$lsns[0]'
-recovery_target_inclusive = on
-recovery_target_action = 'promote'
-autovacuum = off
-});
-$node2->start;
-$node2->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()')
-  or die 'recovery did not end';
+archive_through($node, $after);
+my $node2 = recover_to($node, 'bk', 'interrupted', $lsns->[0]);
 
 my $count = q{SELECT count(*), min(column_name::bigint), max(column_name::bigint)
   FROM cfstore.get_slice('ks', 'c', 'r', count => 100000)};

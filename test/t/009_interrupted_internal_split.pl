@@ -20,6 +20,8 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
+use CfWal;
+
 my $node = PostgreSQL::Test::Cluster->new('primary');
 $node->init(has_archiving => 1, allows_streaming => 1);
 $node->append_conf('postgresql.conf', "autovacuum = off\n");
@@ -63,23 +65,14 @@ is($node->safe_psql('postgres', q{SELECT cfstore.verify('ks', 'c')}), '', 'verif
 my $second_record = sub {
 	my ($case) = @_;
 	my ($i, $before, $after) = split /\|/, $case;
-	my ($out, $err);
-	IPC::Run::run [ 'pg_waldump', '-p', $node->data_dir . '/pg_wal', '-s', $before, '-e', $after,
-		'-r', 'Generic' ], '>', \$out, '2>', \$err;
-	my @lsns = $out =~ /lsn: ([0-9A-F]+\/[0-9A-F]+)/g;
-	is(scalar(@lsns), 3, "the insert of cell $i wrote three Generic WAL records")
-	  or diag($out, $err);
-	return ($i, $lsns[1]);
+	my ($lsns, $out) = generic_records($node, $before, $after);
+	is(scalar(@$lsns), 3, "the insert of cell $i wrote three Generic WAL records")
+	  or diag($out);
+	return ($i, $lsns->[1]);
 };
 my ($root_cell, $root_lsn) = $second_record->($root_split);
 my ($inner_cell, $inner_lsn) = $second_record->($inner_split);
-
-my $last_lsn = $node->safe_psql('postgres', 'SELECT pg_current_wal_insert_lsn()');
-my $segment = $node->safe_psql('postgres', "SELECT pg_walfile_name('$last_lsn')");
-$node->safe_psql('postgres', 'SELECT pg_switch_wal()');
-$node->poll_query_until('postgres',
-	"SELECT last_archived_wal >= '$segment' FROM pg_stat_archiver")
-  or die 'the WAL was not archived';
+archive_through($node, $node->safe_psql('postgres', 'SELECT pg_current_wal_insert_lsn()'));
 
 my $count = q{SELECT count(*), min(column_name::bigint), max(column_name::bigint)
   FROM cfstore.get_slice('ks', 'c', 'r', count => 100000)};
@@ -91,22 +84,9 @@ my $reversed = q{SELECT count(*), (array_agg(column_name::bigint))[1]
   FROM cfstore.get_slice('ks', 'c', 'r', reversed => true, count => 100000)};
 
 # Recover the backup to right after the split's second record, then check.
-# The recovered node archives nothing: a new timeline in the primary's
-# archive would lead the next recovery onto it.
 my $check = sub {
 	my ($name, $cell, $lsn) = @_;
-	my $n = PostgreSQL::Test::Cluster->new($name);
-	$n->init_from_backup($node, 'bk', has_restoring => 1, standby => 0);
-	$n->append_conf('postgresql.conf', qq{
-recovery_target_lsn = '$lsn'
-recovery_target_inclusive = on
-recovery_target_action = 'promote'
-autovacuum = off
-archive_mode = off
-});
-	$n->start;
-	$n->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()')
-	  or die 'recovery did not end';
+	my $n = recover_to($node, 'bk', $name, $lsn);
 
 	my $last = $cell - 1;
 	is($n->safe_psql('postgres', $count), "$last|1|$last",
