@@ -79,16 +79,33 @@ load_sql_helpers() {
 # Record one measurement: run metric engine rep value (bench_rep).
 rec() { q -c "INSERT INTO bench_rep VALUES ($1, '$2', '$3', $4, $5)"; }
 
+# Run statement sql until shared buffers hold what its own work keeps in
+# them: until a run reads nothing from outside them, or reads at least
+# nine tenths of what the run before read (the engine's working set does
+# not fit), at most 5 runs.  Prints the reads of each run.
+settle() { # sql
+    local s=$1 prev=-1 r i reads=""
+    for i in 1 2 3 4 5; do
+        r=$(q -c "SELECT bench_reads(\$s\$$s\$s\$)")
+        reads+=" $r"
+        if (( r == 0 )) || (( prev >= 0 && r * 10 >= prev * 9 )); then break; fi
+        prev=$r
+    done
+    echo "${reads# }"
+}
+
 # Time a metric's two statements, cfstore's and the heap's (each returns
 # a count and a checksum of the text it read), and record units / seconds.
 # One warm-up of each, then REPS repetitions alternating the engines.  In a
-# repetition each engine's statement runs twice in a row:
-#  - the first run follows the other engine's statement, whose pages may
-#    have pushed this engine's out of shared buffers (at 128 MB the heap's
+# repetition each engine's statement is timed twice:
+#  - first right after the other engine's statement, whose pages may have
+#    pushed this engine's out of shared buffers (at 128 MB the heap's
 #    timeline dataset does not fit, cfstore's does): "<metric>_cross";
-#  - the second follows its own run, so it finds the shared buffers as this
-#    engine's own work leaves them, as a server running only this engine
-#    would: recorded as "<metric>", the figure the targets judge.
+#  - then after its own runs have settled (settle), so it finds the shared
+#    buffers as this engine's own work leaves them, as a server running
+#    only this engine would: recorded as "<metric>", the figure the
+#    targets judge.  (One run of its own is not always enough: the other
+#    engine's pages, used more often, outlast some of this one's.)
 # Every run's count and checksum must be the same, and equal between the
 # engines; else a WARNING, and CONTENT_OK=no.
 time_pair() { # run metric units_per_statement cfstore_sql heap_sql
@@ -101,6 +118,7 @@ time_pair() { # run metric units_per_statement cfstore_sql heap_sql
             if [ $engine = cfstore ]; then s=$cfs; else s=$hs; fi
             for pass in cross own; do
                 (( rep == 0 )) && [ $pass = own ] && continue
+                [ $pass = own ] && log "  $metric $engine rep $rep: shared blocks read by its own runs before: $(settle "$s")"
                 res=$(q -c "SELECT * FROM bench_time(\$s\$$s\$s\$)")
                 IFS='|' read -r secs n sum <<< "$res"
                 if [ -n "${cells[$engine]:-}" ] && [ "${cells[$engine]}" != "$n/$sum" ]; then
@@ -113,7 +131,7 @@ time_pair() { # run metric units_per_statement cfstore_sql heap_sql
                     [ $pass = cross ] && fig=${metric}_cross
                     rec "$run" "$fig" $engine "$rep" "$(awk -v n="$units" -v s="$secs" 'BEGIN { printf "%.3f", n / s }')"
                 fi
-                log "  $metric $engine rep $rep ($([ $pass = cross ] && echo "after the other engine" || echo "after itself")): $secs s, $n cells"
+                log "  $metric $engine rep $rep ($([ $pass = cross ] && echo "after the other engine" || echo "after its own, settled")): $secs s, $n cells"
             done
         done
     done

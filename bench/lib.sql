@@ -42,6 +42,15 @@ BEGIN
             FROM n);
 END $$;
 
+-- Shared blocks a run of stmt read from outside shared buffers (EXPLAIN
+-- ANALYZE with BUFFERS, timing off: the whole statement runs).
+CREATE FUNCTION bench_reads(stmt text) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE j jsonb;
+BEGIN
+  EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, FORMAT JSON) ' || stmt INTO j;
+  RETURN (j->0->'Plan'->>'Shared Read Blocks')::bigint;
+END $$;
+
 CREATE FUNCTION bench_time(stmt text, OUT seconds float8, OUT n bigint, OUT checksum bigint)
 LANGUAGE plpgsql AS $$
 DECLARE t0 timestamptz;
