@@ -45,58 +45,35 @@ SELECT count(cfstore.insert('Names', 'Text', 'row', name, 'v:' || name, writetim
 SELECT count(cfstore.insert('Names', 'Uuid', 'row', name, 'v:' || name::text, writetime => 1))
   FROM (SELECT name FROM names_uuid ORDER BY random()) s;
 
--- what every read must return: every name once, in order, its own value
+-- what each read must return: every name once, in order, with its own value
+CREATE TABLE names_expect AS
+  SELECT 1 AS ord, 'Text' AS cf, 'forward' AS read, false AS reversed, NULL::text AS start,
+         array_agg(name || '=v:' || name ORDER BY name COLLATE "C") AS cells FROM names_text
+  UNION ALL
+  SELECT 2, 'Text', 'reversed', true, NULL,
+         array_agg(name || '=v:' || name ORDER BY name COLLATE "C" DESC) FROM names_text
+  UNION ALL
+  SELECT 3, 'Text', 'from user_', false, 'user_',
+         array_agg(name || '=v:' || name ORDER BY name COLLATE "C") FROM names_text
+   WHERE name COLLATE "C" >= 'user_'
+  UNION ALL
+  SELECT 4, 'Uuid', 'forward', false, NULL,
+         array_agg(name::text || '=v:' || name::text ORDER BY name) FROM names_uuid
+  UNION ALL
+  SELECT 5, 'Uuid', 'reversed', true, NULL,
+         array_agg(name::text || '=v:' || name::text ORDER BY name DESC) FROM names_uuid
+  UNION ALL
+  SELECT 6, 'Uuid', 'from the 1000th', false, min(name::text),
+         array_agg(name::text || '=v:' || name::text ORDER BY name)
+    FROM (SELECT name FROM names_uuid ORDER BY name OFFSET 999) s;
+-- what a read returns, in its order
+CREATE FUNCTION names_read(cf text, reversed boolean, start text) RETURNS text[] LANGUAGE sql AS $$
+  SELECT coalesce(array_agg(column_name || '=' || value), '{}')
+    FROM cfstore.get_slice('Names', cf, 'row', start => start, reversed => reversed, count => 100000)
+$$;
 CREATE FUNCTION names_check(phase text) RETURNS TABLE (phase text, cf text, read text, ok boolean)
 LANGUAGE sql AS $$
-  WITH t_exp AS (SELECT name, row_number() OVER (ORDER BY name COLLATE "C") AS n,
-                        count(*) OVER () AS total FROM names_text),
-       u_exp AS (SELECT name::text AS name, row_number() OVER (ORDER BY name) AS n,
-                        count(*) OVER () AS total FROM names_uuid),
-       t_fwd AS (SELECT column_name, value, row_number() OVER () AS n
-                   FROM cfstore.get_slice('Names', 'Text', 'row', count => 100000)),
-       t_rev AS (SELECT column_name, value, row_number() OVER () AS n
-                   FROM cfstore.get_slice('Names', 'Text', 'row', reversed => true, count => 100000)),
-       t_mid AS (SELECT column_name, value, row_number() OVER () AS n
-                   FROM cfstore.get_slice('Names', 'Text', 'row', start => 'user_', count => 100000)),
-       u_fwd AS (SELECT column_name, value, row_number() OVER () AS n
-                   FROM cfstore.get_slice('Names', 'Uuid', 'row', count => 100000)),
-       u_rev AS (SELECT column_name, value, row_number() OVER () AS n
-                   FROM cfstore.get_slice('Names', 'Uuid', 'row', reversed => true, count => 100000)),
-       u_mid AS (SELECT column_name, value, row_number() OVER () AS n
-                   FROM cfstore.get_slice('Names', 'Uuid', 'row',
-                                          start => (SELECT name FROM u_exp WHERE n = 1000), count => 100000))
-  SELECT $1, 'Text', 'forward',
-         (SELECT count(*) FROM t_fwd) = (SELECT count(*) FROM t_exp)
-         AND NOT EXISTS (SELECT 1 FROM t_exp e LEFT JOIN t_fwd r USING (n)
-                          WHERE r.column_name IS DISTINCT FROM e.name OR r.value IS DISTINCT FROM 'v:' || e.name)
-  UNION ALL
-  SELECT $1, 'Text', 'reversed',
-         (SELECT count(*) FROM t_rev) = (SELECT count(*) FROM t_exp)
-         AND NOT EXISTS (SELECT 1 FROM t_exp e LEFT JOIN t_rev r ON r.n = e.total + 1 - e.n
-                          WHERE r.column_name IS DISTINCT FROM e.name OR r.value IS DISTINCT FROM 'v:' || e.name)
-  UNION ALL
-  SELECT $1, 'Text', 'from user_',
-         (SELECT count(*) FROM t_mid) = (SELECT count(*) FROM t_exp WHERE name COLLATE "C" >= 'user_')
-         AND NOT EXISTS (SELECT 1 FROM (SELECT name, row_number() OVER (ORDER BY name COLLATE "C") AS n
-                                          FROM names_text WHERE name COLLATE "C" >= 'user_') e
-                          LEFT JOIN t_mid r USING (n)
-                          WHERE r.column_name IS DISTINCT FROM e.name OR r.value IS DISTINCT FROM 'v:' || e.name)
-  UNION ALL
-  SELECT $1, 'Uuid', 'forward',
-         (SELECT count(*) FROM u_fwd) = (SELECT count(*) FROM u_exp)
-         AND NOT EXISTS (SELECT 1 FROM u_exp e LEFT JOIN u_fwd r USING (n)
-                          WHERE r.column_name IS DISTINCT FROM e.name OR r.value IS DISTINCT FROM 'v:' || e.name)
-  UNION ALL
-  SELECT $1, 'Uuid', 'reversed',
-         (SELECT count(*) FROM u_rev) = (SELECT count(*) FROM u_exp)
-         AND NOT EXISTS (SELECT 1 FROM u_exp e LEFT JOIN u_rev r ON r.n = e.total + 1 - e.n
-                          WHERE r.column_name IS DISTINCT FROM e.name OR r.value IS DISTINCT FROM 'v:' || e.name)
-  UNION ALL
-  SELECT $1, 'Uuid', 'from the 1000th',
-         (SELECT count(*) FROM u_mid) = (SELECT count(*) FROM u_exp) - 999
-         AND NOT EXISTS (SELECT 1 FROM u_exp e LEFT JOIN u_mid r ON r.n = e.n - 999
-                          WHERE e.n >= 1000
-                            AND (r.column_name IS DISTINCT FROM e.name OR r.value IS DISTINCT FROM 'v:' || e.name))
+  SELECT phase, cf, read, names_read(cf, reversed, start) = cells FROM names_expect ORDER BY ord
 $$;
 
 SELECT * FROM names_check('as written');
@@ -109,6 +86,6 @@ SELECT cfstore.verify('Names', 'Text'), cfstore.verify('Names', 'Uuid');
 SELECT leaf_pages > 2 AS text_spans_pages FROM cfstore.stats('Names', 'Text');
 SELECT leaf_pages > 2 AS uuid_spans_pages FROM cfstore.stats('Names', 'Uuid');
 
-DROP FUNCTION names_check(text);
-DROP TABLE names_text, names_uuid;
+DROP FUNCTION names_check(text), names_read(text, boolean, text);
+DROP TABLE names_text, names_uuid, names_expect;
 SELECT cfstore.drop_keyspace('Names');
