@@ -542,12 +542,19 @@ cfTypeToString(const CfType *type, const uint8 *data, int len)
 	return NULL;
 }
 
-/* Start a text datum in buf: its header, then the bytes appended. */
-static void
+/*
+ * Start a text datum in buf: its header, then the bytes appended.  A slice
+ * renders every cell into the same buffers, so they are mostly big enough
+ * already: then this is resetStringInfo and enlargeStringInfo without
+ * calling them.
+ */
+static inline void
 text_start(StringInfo buf, int len)
 {
-	resetStringInfo(buf);
-	enlargeStringInfo(buf, VARHDRSZ + len);
+	buf->cursor = 0;
+	buf->len = 0;
+	if (VARHDRSZ + len >= buf->maxlen)
+		enlargeStringInfo(buf, VARHDRSZ + len);
 	buf->len = VARHDRSZ;
 }
 
