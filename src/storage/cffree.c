@@ -70,13 +70,6 @@
 
 #include "storage/cfstorage.h"
 
-/* Whether bit blkno of a block bitmap of nbits bits is set. */
-static inline bool
-bit_is_set(const uint8 *bits, BlockNumber nbits, BlockNumber blkno)
-{
-	return bits != NULL && blkno < nbits && (bits[blkno / 8] & (1 << (blkno % 8))) != 0;
-}
-
 /*
  * Whether the locked page is a leaf that can be unlinked: empty, not the
  * rightmost (so not the root), no split of it unfinished, not dead yet.
@@ -278,25 +271,24 @@ reclaim_kind(Page page, bool overflow, TransactionId oldest_xmin)
 	return CF_RECLAIM_NONE;
 }
 
-/* Add to used (nblocks bits) every block of the chains whose first blocks heads (nheads bits) names. */
+/* Add to used every block of the chains whose first blocks are in heads. */
 static void
-mark_chains(Relation rel, const uint8 *heads, BlockNumber nheads, uint8 *used, BlockNumber nblocks,
-			BufferAccessStrategy strategy)
+mark_chains(Relation rel, const CfBlockSet *heads, CfBlockSet *used, BufferAccessStrategy strategy)
 {
-	for (BlockNumber b = 0; b < Min(nheads, nblocks); b++)
+	for (BlockNumber b = 0; b < Min(heads->nblocks, used->nblocks); b++)
 	{
 		BlockNumber blkno = b;
 
-		if (!bit_is_set(heads, nheads, b))
+		if (!cfBlockSetHas(heads, b))
 			continue;
-		while (blkno != InvalidBlockNumber && blkno != CF_META_BLOCK && blkno < nblocks &&
-			   !bit_is_set(used, nblocks, blkno))
+		while (blkno != InvalidBlockNumber && blkno != CF_META_BLOCK && blkno < used->nblocks &&
+			   !cfBlockSetHas(used, blkno))
 		{
 			Buffer		buf;
 			Page		page;
 			BlockNumber next = InvalidBlockNumber;
 
-			used[blkno / 8] |= 1 << (blkno % 8);
+			cfBlockSetAdd(used, blkno);
 			buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
 			page = BufferGetPage(buf);
@@ -309,30 +301,22 @@ mark_chains(Relation rel, const uint8 *heads, BlockNumber nheads, uint8 *used, B
 	}
 }
 
-/* Note in heads (nheads bits) the chain a stored reference (or NULL) stands for. */
+/* Note in heads the chain a stored reference (or NULL) stands for. */
 static void
-note_ref(uint8 *heads, BlockNumber nheads, const uint8 *ref)
+note_ref(CfBlockSet *heads, const uint8 *ref)
 {
-	BlockNumber blkno;
-
-	if (ref == NULL)
-		return;
-	blkno = cfOverflowRefBlock(ref);
-	if (blkno != InvalidBlockNumber && blkno < nheads)
-		heads[blkno / 8] |= 1 << (blkno % 8);
+	if (ref != NULL)
+		cfBlockSetAdd(heads, cfOverflowRefBlock(ref));
 }
 
-/*
- * Block blkno of rel, pinned and share-locked, unless the bitmaps tree
- * (ntree bits) or used (nblocks bits) name it: then InvalidBuffer.
- */
+/* Block blkno of rel, pinned and share-locked, unless it is in tree or used: then InvalidBuffer. */
 static Buffer
-lock_outside_tree(Relation rel, const uint8 *tree, BlockNumber ntree, const uint8 *used,
-				  BlockNumber nblocks, BlockNumber blkno, BufferAccessStrategy strategy)
+lock_outside_tree(Relation rel, const CfBlockSet *tree, const CfBlockSet *used, BlockNumber blkno,
+				  BufferAccessStrategy strategy)
 {
 	Buffer		buf;
 
-	if (bit_is_set(used, nblocks, blkno) || bit_is_set(tree, ntree, blkno))
+	if (cfBlockSetHas(used, blkno) || cfBlockSetHas(tree, blkno))
 		return InvalidBuffer;
 	buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
@@ -341,18 +325,19 @@ lock_outside_tree(Relation rel, const uint8 *tree, BlockNumber ntree, const uint
 
 /*
  * Note in heads the chains of the high keys of the dead leaves some
- * snapshot may still reach, among the blocks of rel outside tree and used.
- * A separator an unlink deleted lives on in images of the root that a
- * backend may still trust (cfRootCopyUsable) until the dead leaf can be
- * freed, and the dead leaf's high key refers to the same chains.
+ * snapshot may still reach, among the blocks of rel (below used's size)
+ * outside tree and used.  A separator an unlink deleted lives on in images
+ * of the root that a backend may still trust (cfRootCopyUsable) until the
+ * dead leaf can be freed, and the dead leaf's high key refers to the same
+ * chains.
  */
 static void
-note_dead_high_keys(Relation rel, const uint8 *tree, BlockNumber ntree, const uint8 *used,
-					uint8 *heads, BlockNumber nblocks, BufferAccessStrategy strategy)
+note_dead_high_keys(Relation rel, const CfBlockSet *tree, const CfBlockSet *used, CfBlockSet *heads,
+					BufferAccessStrategy strategy)
 {
-	for (BlockNumber blkno = CF_META_BLOCK + 1; blkno < nblocks; blkno++)
+	for (BlockNumber blkno = CF_META_BLOCK + 1; blkno < used->nblocks; blkno++)
 	{
-		Buffer		buf = lock_outside_tree(rel, tree, ntree, used, nblocks, blkno, strategy);
+		Buffer		buf = lock_outside_tree(rel, tree, used, blkno, strategy);
 		Page		page;
 
 		if (!BufferIsValid(buf))
@@ -363,9 +348,9 @@ note_dead_high_keys(Relation rel, const uint8 *tree, BlockNumber ntree, const ui
 			CfKey		k;
 
 			cfIndexTupleKey(NULL, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, CF_HIKEY)), &k);
-			note_ref(heads, nblocks, k.keyref);
-			note_ref(heads, nblocks, k.scref);
-			note_ref(heads, nblocks, k.nameref);
+			note_ref(heads, k.keyref);
+			note_ref(heads, k.scref);
+			note_ref(heads, k.nameref);
 		}
 		UnlockReleaseBuffer(buf);
 		vacuum_delay_point();
@@ -373,23 +358,22 @@ note_dead_high_keys(Relation rel, const uint8 *tree, BlockNumber ntree, const ui
 }
 
 /*
- * Read every block of rel that is not a tree page VACUUM met (bitmap tree
- * of ntree bits) and free what nothing can reach: dead leaves past their
- * stamp, and, if overflow, overflow pages outside the chains that the
- * bitmap heads (nheads bits, the first blocks of the chains VACUUM found
- * referenced) names and whose writers ended before oldest_xmin; the chains
- * of the high keys of dead leaves not yet freed are kept too.  Pages
- * already free, and new pages a crash left empty, are recorded in the free
- * space map again (it is not crash-safe).  Counts go to st.
+ * Read every block of rel that is not a tree page VACUUM met (in tree) and
+ * free what nothing can reach: dead leaves past their stamp, and, if
+ * overflow, overflow pages outside the chains whose first blocks are in
+ * heads (the chains VACUUM found referenced) and whose writers ended
+ * before oldest_xmin; the chains of the high keys of dead leaves not yet
+ * freed are kept too.  Pages already free, and new pages a crash left
+ * empty, are recorded in the free space map again (it is not crash-safe).
+ * Counts go to st.
  */
 void
-cfReclaimPages(Relation rel, const uint8 *tree, BlockNumber ntree,
-			   uint8 *heads, BlockNumber nheads, bool overflow,
+cfReclaimPages(Relation rel, const CfBlockSet *tree, const CfBlockSet *heads, bool overflow,
 			   TransactionId oldest_xmin, BufferAccessStrategy strategy,
 			   CfReclaimStats *st)
 {
 	BlockNumber nblocks;
-	uint8	   *used;
+	CfBlockSet	used;
 	bool		recorded = false;
 
 	/*
@@ -400,22 +384,23 @@ cfReclaimPages(Relation rel, const uint8 *tree, BlockNumber ntree,
 	LockRelationForExtension(rel, ExclusiveLock);
 	nblocks = RelationGetNumberOfBlocks(rel);
 	UnlockRelationForExtension(rel, ExclusiveLock);
-	used = palloc0(nblocks / 8 + 1);
+	cfBlockSetInit(&used, nblocks);
 	memset(st, 0, sizeof(*st));
 	if (overflow)
 	{
-		uint8	   *kept = palloc0(nblocks / 8 + 1);
+		CfBlockSet	kept;
 
 		/* every block of every referenced chain, and of the dead leaves' high keys */
-		mark_chains(rel, heads, nheads, used, nblocks, strategy);
-		note_dead_high_keys(rel, tree, ntree, used, kept, nblocks, strategy);
-		mark_chains(rel, kept, nblocks, used, nblocks, strategy);
-		pfree(kept);
+		cfBlockSetInit(&kept, nblocks);
+		mark_chains(rel, heads, &used, strategy);
+		note_dead_high_keys(rel, tree, &used, &kept, strategy);
+		mark_chains(rel, &kept, &used, strategy);
+		cfBlockSetFree(&kept);
 	}
 
 	for (BlockNumber blkno = CF_META_BLOCK + 1; blkno < nblocks; blkno++)
 	{
-		Buffer		buf = lock_outside_tree(rel, tree, ntree, used, nblocks, blkno, strategy);
+		Buffer		buf = lock_outside_tree(rel, tree, &used, blkno, strategy);
 		Page		page;
 		CfReclaimKind kind;
 
@@ -458,7 +443,7 @@ cfReclaimPages(Relation rel, const uint8 *tree, BlockNumber ntree,
 		}
 		vacuum_delay_point();
 	}
-	pfree(used);
+	cfBlockSetFree(&used);
 	if (recorded)
 		IndexFreeSpaceMapVacuum(rel);
 }

@@ -414,6 +414,74 @@ extern bool cfIsStorageRelation(Relation rel);
 extern void cfHooksInit(void);
 extern CfOutCell *cfSamplePage(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy, int *n);
 
+/*
+ * A set of block numbers, one bit a block, for the passes over a whole
+ * relation: the tree pages VACUUM met, the first blocks of the overflow
+ * chains it found referenced, the blocks reclaiming must keep.  The set
+ * holds the blocks below its size: a block past it is never a member, and
+ * adding one is ignored unless the set is grown first.
+ */
+typedef struct CfBlockSet
+{
+	uint8	   *bits;
+	BlockNumber nblocks;		/* its size: blocks 0 to nblocks - 1 */
+} CfBlockSet;
+
+/* Make an empty set of the blocks below nblocks (in the current memory context). */
+static inline void
+cfBlockSetInit(CfBlockSet *set, BlockNumber nblocks)
+{
+	set->bits = palloc0(nblocks / 8 + 1);
+	set->nblocks = nblocks;
+}
+
+/* Whether blkno is in the set. */
+static inline bool
+cfBlockSetHas(const CfBlockSet *set, BlockNumber blkno)
+{
+	return blkno < set->nblocks && (set->bits[blkno / 8] & (1 << (blkno % 8))) != 0;
+}
+
+/* Add blkno to the set (ignored past its size). */
+static inline void
+cfBlockSetAdd(CfBlockSet *set, BlockNumber blkno)
+{
+	if (blkno < set->nblocks)
+		set->bits[blkno / 8] |= 1 << (blkno % 8);
+}
+
+/* Take blkno out of the set. */
+static inline void
+cfBlockSetRemove(CfBlockSet *set, BlockNumber blkno)
+{
+	if (blkno < set->nblocks)
+		set->bits[blkno / 8] &= ~(1 << (blkno % 8));
+}
+
+/* Let the set hold the blocks below nblocks at least (its size doubles), keeping its members. */
+static inline void
+cfBlockSetGrow(CfBlockSet *set, BlockNumber nblocks)
+{
+	BlockNumber n;
+
+	if (nblocks <= set->nblocks)
+		return;
+	n = Max(nblocks, set->nblocks * 2);
+	set->bits = repalloc(set->bits, n / 8 + 1);
+	memset(set->bits + set->nblocks / 8 + 1, 0, n / 8 - set->nblocks / 8);
+	set->nblocks = n;
+}
+
+/* Free the set's memory. */
+static inline void
+cfBlockSetFree(CfBlockSet *set)
+{
+	if (set->bits != NULL)
+		pfree(set->bits);
+	set->bits = NULL;
+	set->nblocks = 0;
+}
+
 /* cffree.c: freeing empty leaves and pages nothing refers to */
 typedef struct CfReclaimStats
 {
@@ -423,8 +491,7 @@ typedef struct CfReclaimStats
 } CfReclaimStats;
 
 extern bool cfUnlinkLeaf(Relation rel, CfRelInfo *info, BlockNumber blkno, BufferAccessStrategy strategy);
-extern void cfReclaimPages(Relation rel, const uint8 *tree, BlockNumber ntree,
-						   uint8 *heads, BlockNumber nheads, bool overflow,
+extern void cfReclaimPages(Relation rel, const CfBlockSet *tree, const CfBlockSet *heads, bool overflow,
 						   TransactionId oldest_xmin, BufferAccessStrategy strategy,
 						   CfReclaimStats *st);
 extern uint32 cfMetaDeadPages(Relation rel);

@@ -129,21 +129,20 @@ typedef struct CfVacuum
 
 	/*
 	 * Overflow chains: the first blocks of those the pages left behind refer
-	 * to (a bitmap of nheads bits), and whether the pass met any long part
-	 * (if not, no chain can have lost its last reference)
+	 * to, and whether the pass met any long part (if not, no chain can have
+	 * lost its last reference)
 	 */
-	uint8	   *heads;
-	BlockNumber nheads;
+	CfBlockSet	heads;
 	bool		saw_long;
 	bool		page_long;		/* the page being vacuumed had a long part */
 
 	/*
-	 * Tree pages the pass met (a bitmap of ntree bits: leaves left linked,
-	 * and internal pages once mark_internal has read them), which the
-	 * reclaiming scan skips; and the leaves it left empty, to unlink.
+	 * Tree pages the pass met (leaves left linked, and internal pages once
+	 * mark_internal has read them), which the reclaiming scan skips; blocks
+	 * added since VACUUM began are not in it.  And the leaves the pass left
+	 * empty, to unlink.
 	 */
-	uint8	   *tree;
-	BlockNumber ntree;
+	CfBlockSet	tree;
 	BlockNumber *empty;
 	int			nempty;
 	int			maxempty;
@@ -156,18 +155,6 @@ typedef struct CfVacuum
 	BlockNumber unlinked;		/* empty leaves unlinked */
 	CfReclaimStats reclaim;		/* pages freed */
 } CfVacuum;
-
-/* Set or clear bit blkno of the bitmap of tree pages (blocks added since VACUUM began are not in it). */
-static void
-tree_mark(CfVacuum *v, BlockNumber blkno, bool set)
-{
-	if (blkno >= v->ntree)
-		return;
-	if (set)
-		v->tree[blkno / 8] |= 1 << (blkno % 8);
-	else
-		v->tree[blkno / 8] &= ~(1 << (blkno % 8));
-}
 
 /* Seconds since 1970 now. */
 static int64
@@ -745,15 +732,8 @@ mark_ref(CfVacuum *v, const uint8 *ref)
 	blkno = cfOverflowRefBlock(ref);
 	if (blkno == InvalidBlockNumber)
 		return;
-	if (blkno >= v->nheads)
-	{
-		BlockNumber n = Max(blkno + 1, v->nheads * 2);
-
-		v->heads = repalloc(v->heads, n / 8 + 1);
-		memset(v->heads + v->nheads / 8 + 1, 0, n / 8 - v->nheads / 8);
-		v->nheads = n;
-	}
-	v->heads[blkno / 8] |= 1 << (blkno % 8);
+	cfBlockSetGrow(&v->heads, blkno + 1);
+	cfBlockSetAdd(&v->heads, blkno);
 }
 
 /* Note the chains of the key parts an index tuple (separator, high key) carries. */
@@ -834,7 +814,7 @@ mark_internal(CfVacuum *v, BufferAccessStrategy strategy)
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
 			page = BufferGetPage(buf);
 			op = CfPageGetOpaque(page);
-			tree_mark(v, blkno, true);
+			cfBlockSetAdd(&v->tree, blkno);
 			for (OffsetNumber off = FirstOffsetNumber; off <= PageGetMaxOffsetNumber(page); off++)
 				mark_itup(v, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, off)));
 			if (first_child == InvalidBlockNumber && CfPageFirstData(op) <= PageGetMaxOffsetNumber(page))
@@ -880,10 +860,8 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 	pagecxt = AllocSetContextCreate(cxt, "cfstore vacuum page", ALLOCSET_DEFAULT_SIZES);
 	v.cxt = cxt;
 	old = MemoryContextSwitchTo(cxt);
-	v.nheads = Max(npages, 8);
-	v.heads = palloc0(v.nheads / 8 + 1);
-	v.ntree = npages;
-	v.tree = palloc0(v.ntree / 8 + 1);
+	cfBlockSetInit(&v.heads, Max(npages, 8));
+	cfBlockSetInit(&v.tree, npages);
 
 	if (npages > 0)
 	{
@@ -898,7 +876,7 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 
 			vacuum_page(&v, buf, strategy, pagecxt);
 			mark_leaf(&v, page, pagecxt);
-			tree_mark(&v, BufferGetBlockNumber(buf), true);
+			cfBlockSetAdd(&v.tree, BufferGetBlockNumber(buf));
 			right = op->right;
 			/* an empty leaf: unlinked after the pass, if it still is (cffree.c) */
 			if (right != InvalidBlockNumber && PageGetMaxOffsetNumber(page) < CfPageFirstData(op))
@@ -944,7 +922,7 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 			if (cfUnlinkLeaf(rel, v.info, v.empty[i], strategy))
 			{
 				v.unlinked++;
-				tree_mark(&v, v.empty[i], false);
+				cfBlockSetRemove(&v.tree, v.empty[i]);
 			}
 			vacuum_delay_point();
 		}
@@ -966,7 +944,7 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 	if ((v.saw_long && v.removed > 0) || dead_now > 0)
 	{
 		mark_internal(&v, strategy);
-		cfReclaimPages(rel, v.tree, v.ntree, v.heads, v.nheads, v.saw_long && v.removed > 0,
+		cfReclaimPages(rel, &v.tree, &v.heads, v.saw_long && v.removed > 0,
 					   v.oldest_xmin, strategy, &v.reclaim);
 		if (v.reclaim.dead_left != dead_now)
 			cfMetaSetDeadPages(rel, v.reclaim.dead_left);

@@ -45,7 +45,6 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
-#include "nodes/bitmapset.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
@@ -90,7 +89,7 @@ typedef struct CfTreeStats
 	int			height;
 	int64		versions;
 	int64		tombstones;
-	Bitmapset  *reached;		/* the tree's pages */
+	CfBlockSet	reached;		/* the tree's pages */
 	bool		exact;			/* nothing writes: raise on a half-done split or unlink too */
 	bool		suspect;		/* a walk not exact met one */
 } CfTreeStats;
@@ -169,9 +168,11 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 		corrupt(rel, blkno, psprintf("level %u where %u was expected", op->level, level));
 	if ((level == 0) != ((op->flags & CF_PAGE_LEAF) != 0))
 		corrupt(rel, blkno, "leaf flag does not match the level");
-	if (bms_is_member((int) blkno, st->reached))
+	if (cfBlockSetHas(&st->reached, blkno))
 		corrupt(rel, blkno, "the page is reached twice walking the tree");
-	st->reached = bms_add_member(st->reached, (int) blkno);
+	/* the walk may meet pages added since it began */
+	cfBlockSetGrow(&st->reached, blkno + 1);
+	cfBlockSetAdd(&st->reached, blkno);
 	if ((op->flags & CF_PAGE_INCOMPLETE_SPLIT) && must_raise(st))
 		corrupt_split(rel, blkno);
 	if (CfPageIsDead(op))
@@ -346,7 +347,8 @@ verify_tree(Relation rel, CfTreeStats *st, bool exact)
 
 	memset(st, 0, sizeof(*st));
 	st->exact = exact;
-	if (RelationGetNumberOfBlocks(rel) == 0)
+	cfBlockSetInit(&st->reached, RelationGetNumberOfBlocks(rel));
+	if (st->reached.nblocks == 0)
 		return;
 	cfRelInfoRefreshRoot(rel, info);
 	/* extended by a first write that has not initialised it yet, or never will (read_root) */
@@ -399,7 +401,7 @@ verify_outside(Relation rel, CfTreeStats *st)
 		Page		page;
 		CfPageOpaque op;
 
-		if (bms_is_member((int) blkno, st->reached))
+		if (cfBlockSetHas(&st->reached, blkno))
 			continue;
 		CHECK_FOR_INTERRUPTS();
 		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
@@ -434,7 +436,7 @@ check_walk(Relation rel, bool exact)
 	verify_tree(rel, &st, exact);
 	if (st.pages > 0)
 		verify_outside(rel, &st);
-	bms_free(st.reached);
+	cfBlockSetFree(&st.reached);
 	return st.suspect;
 }
 
@@ -491,7 +493,7 @@ cfstore_stats(PG_FUNCTION_ARGS)
 		elog(ERROR, "return type must be a row type");
 	cfTargetOpen(&t, fcinfo, ACL_SELECT);
 	verify_tree(t.rel, &st, false);
-	bms_free(st.reached);
+	cfBlockSetFree(&st.reached);
 	if (st.pages > 0)
 	{
 		CfScanState *scan = cfScanBegin(t.rel, GetActiveSnapshot());
