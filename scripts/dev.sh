@@ -204,6 +204,7 @@ run_tap() {
     rm -rf "$SCRATCH/tap"
     mkdir -p "$SCRATCH/tap"
     cp -r "$ROOT/test/t" "$SCRATCH/tap/t"
+    cp -r "$ROOT/sql/include" "$SCRATCH/tap/include"
     [ "$(id -u)" = 0 ] && chown -R postgres: "$SCRATCH/tap"
     set +e
     (cd "$SCRATCH/tap" && as_owner env TESTDIR="$SCRATCH/tap" PG_REGRESS="$PGXS_DIR/test/regress/pg_regress" \

@@ -28,17 +28,7 @@ CREATE FOREIGN TABLE model_std (key text COLLATE "C" NOT NULL, column_name text 
     value text, writetime bigint, ttl integer)
   SERVER cfstore OPTIONS (keyspace 'Model', column_family 'Std');
 
--- what was written: kind is ins, del (a column or subcolumn), scdel, rowdel,
--- add or cdel (a counter column) or crowdel (a counter row)
-CREATE TABLE model_ops (seq bigserial, cf text, key text COLLATE "C", sc text COLLATE "C",
-                        name text COLLATE "C", kind text, value text, ts bigint, ttl integer);
-
--- A value's bytes reordered so that bytea order is Cassandra's signed byte
--- order (§4: ByteBuffer.compareTo), which decides a tie between live values.
-CREATE FUNCTION model_signed(v text) RETURNS bytea LANGUAGE sql IMMUTABLE STRICT AS $$
-  SELECT coalesce(string_agg(set_byte('\x00'::bytea, 0, get_byte(b, i) # 128), ''::bytea ORDER BY i), ''::bytea)
-    FROM (SELECT convert_to(v, 'UTF8') AS b) x, generate_series(0, length(b) - 1) i
-$$;
+\i sql/include/model.sql
 
 -- A value: its first character decides most ties (é and ü sort below a
 -- under signed bytes), the op number makes it unique.
@@ -148,44 +138,6 @@ BEGIN
   END LOOP;
   RETURN (SELECT count(*) FROM model_ops);
 END $$;
-
--- The model's live cells of Std and Sup (sc is NULL in Std): per column the
--- winning version (§4), kept if it is live and above every tombstone of
--- its row and super column (§5, §6).
-CREATE VIEW model_live AS
-  WITH v AS (
-    SELECT cf, key, sc, name, ts, value, ttl, kind = 'del' OR coalesce(ttl = 1, false) AS dead,
-           max(ts) OVER (PARTITION BY cf, key, sc, name) AS top
-      FROM model_ops WHERE kind IN ('ins', 'del')),
-  w AS (
-    SELECT DISTINCT ON (cf, key, sc, name) *
-      FROM v WHERE ts = top ORDER BY cf, key, sc, name, dead DESC, model_signed(value) DESC),
-  rowdel AS (SELECT cf, key, max(ts) AS ts FROM model_ops WHERE kind = 'rowdel' GROUP BY cf, key),
-  scdel AS (SELECT cf, key, sc, max(ts) AS ts FROM model_ops WHERE kind = 'scdel' GROUP BY cf, key, sc)
-  SELECT w.cf, w.key, w.sc, w.name, w.value, w.ts, w.ttl
-    FROM w
-    LEFT JOIN rowdel r ON r.cf = w.cf AND r.key = w.key
-    LEFT JOIN scdel d ON d.cf = w.cf AND d.key = w.key AND d.sc = w.sc
-   WHERE NOT w.dead AND w.ts > coalesce(r.ts, -1) AND w.ts > coalesce(d.ts, -1);
-
--- The model's counters (§7): the sum of the increments after the last
--- removal of the column or its row.
-CREATE VIEW model_counters AS
-  WITH o AS (
-    SELECT key, name, kind, seq, value,
-           max(seq) FILTER (WHERE kind = 'cdel') OVER (PARTITION BY key, name) AS cdel,
-           max(seq) FILTER (WHERE kind = 'crowdel') OVER (PARTITION BY key) AS crowdel
-      FROM model_ops WHERE cf = 'Cnt')
-  SELECT key, name, sum(value::bigint) AS total
-    FROM o
-   WHERE kind = 'add' AND seq > greatest(coalesce(cdel, 0), coalesce(crowdel, 0))
-   GROUP BY key, name;
-
--- A cell as one line of text, the same for the model and for cfstore.
-CREATE FUNCTION model_line(sc text, name text, value text, ts bigint, ttl integer) RETURNS text
-LANGUAGE sql IMMUTABLE AS $$
-  SELECT coalesce(sc || ':', '') || name || '=' || value || coalesce('@' || ts, '') || coalesce('/' || ttl, '')
-$$;
 
 -- Each read of each row by cfstore (got) and by the model (want).
 CREATE FUNCTION model_reads() RETURNS TABLE (what text, key text, got text, want text)
@@ -314,11 +266,11 @@ LANGUAGE sql AS $$
          (SELECT string_agg(s.column_name || '=' || s.value, ' ')
             FROM cfstore.get_slice('Model', 'Cnt', k.key) s),
          (SELECT string_agg(c.name || '=' || c.total, ' ' ORDER BY c.name)
-            FROM model_counters c WHERE c.key = k.key)
+            FROM model_counters c WHERE c.cf = 'Cnt' AND c.key = k.key)
     FROM keys k
   UNION ALL
   SELECT 'cnt count', k.key, cfstore.get_count('Model', 'Cnt', k.key)::text,
-         (SELECT count(*) FROM model_counters c WHERE c.key = k.key)::text
+         (SELECT count(*) FROM model_counters c WHERE c.cf = 'Cnt' AND c.key = k.key)::text
     FROM keys k
 $$;
 

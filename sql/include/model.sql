@@ -1,0 +1,58 @@
+-- Included by the tests that compare cfstore's reads with a model of
+-- Cassandra's rules (cassandra-semantics.md §4 to §7) derived in SQL from a
+-- plain table of the writes alone: storage_model (random writes in one
+-- session) and TAP 010 (the same from several sessions at once).
+
+-- What was written: kind is ins, del (a column or subcolumn), scdel, rowdel,
+-- add or cdel (a counter column) or crowdel (a counter row).  A TTL of 1
+-- stands for a cell that has expired when the model is read (the tests wait
+-- 2 s first); any other TTL for one that has not.
+CREATE TABLE model_ops (seq bigserial, cf text, key text COLLATE "C", sc text COLLATE "C",
+                        name text COLLATE "C", kind text, value text, ts bigint, ttl integer);
+
+-- A value's bytes reordered so that bytea order is Cassandra's signed byte
+-- order (§4: ByteBuffer.compareTo), which decides a tie between live values.
+CREATE FUNCTION model_signed(v text) RETURNS bytea LANGUAGE sql IMMUTABLE STRICT AS $$
+  SELECT coalesce(string_agg(set_byte('\x00'::bytea, 0, get_byte(b, i) # 128), ''::bytea ORDER BY i), ''::bytea)
+    FROM (SELECT convert_to(v, 'UTF8') AS b) x, generate_series(0, length(b) - 1) i
+$$;
+
+-- The model's live cells (sc is NULL outside Super column families): per
+-- column the winning version (§4), kept if it is live and above every
+-- tombstone of its row and super column (§5, §6).
+CREATE VIEW model_live AS
+  WITH v AS (
+    SELECT cf, key, sc, name, ts, value, ttl, kind = 'del' OR coalesce(ttl = 1, false) AS dead,
+           max(ts) OVER (PARTITION BY cf, key, sc, name) AS top
+      FROM model_ops WHERE kind IN ('ins', 'del')),
+  w AS (
+    SELECT DISTINCT ON (cf, key, sc, name) *
+      FROM v WHERE ts = top ORDER BY cf, key, sc, name, dead DESC, model_signed(value) DESC),
+  rowdel AS (SELECT cf, key, max(ts) AS ts FROM model_ops WHERE kind = 'rowdel' GROUP BY cf, key),
+  scdel AS (SELECT cf, key, sc, max(ts) AS ts FROM model_ops WHERE kind = 'scdel' GROUP BY cf, key, sc)
+  SELECT w.cf, w.key, w.sc, w.name, w.value, w.ts, w.ttl
+    FROM w
+    LEFT JOIN rowdel r ON r.cf = w.cf AND r.key = w.key
+    LEFT JOIN scdel d ON d.cf = w.cf AND d.key = w.key AND d.sc = w.sc
+   WHERE NOT w.dead AND w.ts > coalesce(r.ts, -1) AND w.ts > coalesce(d.ts, -1);
+
+-- The model's counters (§7): the sum of the increments after the last
+-- removal of the column or its row (in one session, the order of the
+-- writes is the order of their server timestamps).
+CREATE VIEW model_counters AS
+  WITH o AS (
+    SELECT cf, key, name, kind, seq, value,
+           max(seq) FILTER (WHERE kind = 'cdel') OVER (PARTITION BY cf, key, name) AS cdel,
+           max(seq) FILTER (WHERE kind = 'crowdel') OVER (PARTITION BY cf, key) AS crowdel
+      FROM model_ops WHERE kind IN ('add', 'cdel', 'crowdel'))
+  SELECT cf, key, name, sum(value::bigint) AS total
+    FROM o
+   WHERE kind = 'add' AND seq > greatest(coalesce(cdel, 0), coalesce(crowdel, 0))
+   GROUP BY cf, key, name;
+
+-- A cell as one line of text, the same for the model and for cfstore.
+CREATE FUNCTION model_line(sc text, name text, value text, ts bigint, ttl integer) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT coalesce(sc || ':', '') || name || '=' || value || coalesce('@' || ts, '') || coalesce('/' || ttl, '')
+$$;
+

@@ -1,0 +1,214 @@
+# Several sessions write at once, and nothing is lost or wrong.
+#
+# Four pgbench clients write at random into the same few rows for ten
+# seconds: columns with tied and out-of-order timestamps, column and row
+# tombstones, expiring cells, appends to TimeUUID timelines and counter
+# increments, one transaction in ten rolled back.  Each write is recorded
+# in a plain table in the same transaction, so the record holds exactly
+# the committed writes.  Meanwhile a fifth client runs VACUUM over and over
+# and a sixth reads slices.  Afterwards every row is read whole and
+# backwards and compared with the model that sql/include/model.sql derives
+# from the record alone (as sql/storage_model.sql does for one session);
+# verify passes on every column family.  Counters are only incremented
+# here: the model orders a removal and an increment by the order of the
+# record, which is their timestamps' order only within one session.
+#
+# The runner copies sql/include to $TESTDIR/include.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $model = "$ENV{TESTDIR}/include/model.sql";
+-f $model or BAIL_OUT("$model not found: the runner copies sql/include to \$TESTDIR/include");
+
+my $node = PostgreSQL::Test::Cluster->new('concurrent_model');
+$node->init;
+$node->append_conf('postgresql.conf', "autovacuum_naptime = 1\n");
+$node->start;
+$node->safe_psql('postgres', q{
+CREATE EXTENSION cfstore;
+SELECT cfstore.create_keyspace('ks');
+SELECT cfstore.create_column_family('ks', 'Std', comparator => 'UTF8Type',
+  key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type');
+SELECT cfstore.create_column_family('ks', 'Tl', comparator => 'TimeUUIDType',
+  key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type');
+SELECT cfstore.create_column_family('ks', 'Cnt', comparator => 'UTF8Type',
+  key_validation_class => 'UTF8Type', default_validation_class => 'CounterColumnType');
+CREATE SEQUENCE tl_seq;
+});
+$node->safe_psql('postgres', slurp_file($model));
+# One write, chosen by p, into cfstore and into the record.
+$node->safe_psql('postgres', q{
+CREATE FUNCTION conc_op(p int, r int, n int, ts int, len int, d int, ttlp int, client int)
+RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  k text := 'r' || r;
+  name text := 'c' || lpad(n::text, 3, '0');
+  v text := 'v' || client || '-' || n || repeat('x', len);
+  ttl integer := CASE ttlp WHEN 1 THEN 1 WHEN 2 THEN 100000 END;
+BEGIN
+  IF p <= 50 THEN
+    PERFORM cfstore.insert('ks', 'Std', k, name, v, writetime => ts, ttl => ttl);
+    INSERT INTO model_ops (cf, key, name, kind, value, ts, ttl) VALUES ('Std', k, name, 'ins', v, ts, ttl);
+  ELSIF p <= 62 THEN
+    PERFORM cfstore.remove('ks', 'Std', k, name, writetime => ts);
+    INSERT INTO model_ops (cf, key, name, kind, ts) VALUES ('Std', k, name, 'del', ts);
+  ELSIF p <= 63 THEN
+    PERFORM cfstore.remove('ks', 'Std', k, writetime => ts / 4);
+    INSERT INTO model_ops (cf, key, kind, ts) VALUES ('Std', k, 'rowdel', ts / 4);
+  ELSIF p <= 85 THEN
+    name := cfstore.min_timeuuid('2020-01-01 UTC'::timestamptz + nextval('tl_seq') * interval '1 ms')::text;
+    PERFORM cfstore.insert('ks', 'Tl', k, name::cfstore.timeuuid, v, writetime => ts, ttl => ttl);
+    INSERT INTO model_ops (cf, key, name, kind, value, ts, ttl) VALUES ('Tl', k, name, 'ins', v, ts, ttl);
+  ELSE
+    name := 'n' || n % 6;
+    PERFORM cfstore.add('ks', 'Cnt', 'k' || r % 4, name, d);
+    INSERT INTO model_ops (cf, key, name, kind, value) VALUES ('Cnt', 'k' || r % 4, name, 'add', d);
+  END IF;
+END $$;
+});
+my ($std, $tl, $cnt) = split /\|/, $node->safe_psql('postgres',
+	q{SELECT cfstore._storage_relation('ks', 'Std'), cfstore._storage_relation('ks', 'Tl'),
+	         cfstore._storage_relation('ks', 'Cnt')});
+
+my %scripts = (
+	write => [
+		4, q{\set p random(1, 100)
+\set r random(0, 7)
+\set n random(0, 399)
+\set ts random(0, 30)
+\set len random(0, 150)
+\set d random(-50, 100)
+\set ttlp random(1, 20)
+\set rb random(1, 10)
+BEGIN;
+SELECT conc_op(:p, :r, :n, :ts, :len, :d, :ttlp, :client_id);
+\if :rb = 1
+ROLLBACK;
+\else
+COMMIT;
+\endif
+}
+	],
+	vacuum => [ 1, "VACUUM $std, $tl, $cnt;\n\\sleep 200 ms\n" ],
+	read => [
+		1, q{\set r random(0, 7)
+SELECT count(*) FROM cfstore.get_slice('ks', 'Std', 'r' || :r, count => 1000);
+SELECT count(*) FROM cfstore.get_slice('ks', 'Tl', 'r' || :r, reversed => true, count => 50);
+}
+	]);
+my @runs;
+for my $name (sort keys %scripts)
+{
+	my ($clients, $script) = @{ $scripts{$name} };
+	my $file = $node->basedir . "/$name.sql";
+	append_to_file($file, $script);
+	my ($out, $err) = ('', '');
+	my $h = IPC::Run::start(
+		[
+			'pgbench', '-n', '-c', $clients, '-j', $clients, '-T', '10', '-f', $file,
+			'-h', $node->host, '-p', $node->port, 'postgres'
+		],
+		'>', \$out, '2>', \$err,
+		IPC::Run::timeout(180));
+	push @runs, [ $name, $h, \$out, \$err ];
+}
+my $hung = 0;
+for my $run (@runs)
+{
+	my ($name, $h, $out, $err) = @$run;
+	if (!eval { $h->finish; 1 })
+	{
+		$h->kill_kill;
+		fail("$name ends in time");
+		diag($@);
+		$hung = 1;
+		next;
+	}
+	is($h->result(0), 0, "$name ends in time, without an error") or diag($$out, $$err);
+	my ($tx) = $$out =~ /number of transactions actually processed: (\d+)/;
+	cmp_ok($tx // 0, '>', 0, "$name ran");
+	note("$name: " . ($tx // 0) . ' transactions');
+}
+if ($hung)
+{
+	# backends waiting for buffer locks cannot be stopped otherwise
+	$node->stop('immediate');
+	done_testing();
+	exit;
+}
+
+# the expiring cells of TTL 1 are past their time
+sleep 2;
+note($node->safe_psql('postgres',
+	q{SELECT string_agg(cf || ' ' || kind || ' ' || n, ', ' ORDER BY cf, kind)
+	    FROM (SELECT cf, kind, count(*) AS n FROM model_ops GROUP BY cf, kind) x}));
+cmp_ok($node->safe_psql('postgres', q{SELECT count(*) FROM model_ops}), '>', 2000,
+	'the clients committed thousands of writes');
+cmp_ok($node->safe_psql('postgres', q{SELECT leaf_pages FROM cfstore.stats('ks', 'Std')}), '>', 16,
+	'the rows span pages');
+
+# each row read whole and backwards, by cfstore (got) and by the model (want)
+my $reads = q{
+CREATE TABLE reads AS
+WITH keys AS (SELECT 'r' || n AS key FROM generate_series(0, 8) n),
+live AS MATERIALIZED (SELECT * FROM model_live)
+SELECT 'Std whole' AS what, k.key,
+       (SELECT string_agg(model_line(NULL, s.column_name, s.value, s.writetime, s.ttl), ' ')
+          FROM cfstore.get_slice('ks', 'Std', k.key, count => 100000) s) AS got,
+       (SELECT string_agg(model_line(NULL, m.name, m.value, m.ts, m.ttl), ' ' ORDER BY m.name)
+          FROM live m WHERE m.cf = 'Std' AND m.key = k.key) AS want
+  FROM keys k
+UNION ALL
+SELECT 'Std last 20', k.key,
+       (SELECT string_agg(model_line(NULL, s.column_name, s.value, s.writetime, s.ttl), ' ')
+          FROM cfstore.get_slice('ks', 'Std', k.key, reversed => true, count => 20) s),
+       (SELECT string_agg(l, ' ' ORDER BY n DESC) FROM
+          (SELECT model_line(NULL, m.name, m.value, m.ts, m.ttl) AS l, m.name AS n
+             FROM live m WHERE m.cf = 'Std' AND m.key = k.key ORDER BY m.name DESC LIMIT 20) x)
+  FROM keys k
+UNION ALL
+SELECT 'Tl whole', k.key,
+       (SELECT string_agg(model_line(NULL, s.column_name, s.value, s.writetime, s.ttl), ' ')
+          FROM cfstore.get_slice('ks', 'Tl', k.key, count => 1000000) s),
+       (SELECT string_agg(model_line(NULL, m.name, m.value, m.ts, m.ttl), ' ' ORDER BY m.name::cfstore.timeuuid)
+          FROM live m WHERE m.cf = 'Tl' AND m.key = k.key)
+  FROM keys k
+UNION ALL
+SELECT 'Tl last 50', k.key,
+       (SELECT string_agg(model_line(NULL, s.column_name, s.value, s.writetime, s.ttl), ' ')
+          FROM cfstore.get_slice('ks', 'Tl', k.key, reversed => true, count => 50) s),
+       (SELECT string_agg(l, ' ' ORDER BY n DESC) FROM
+          (SELECT model_line(NULL, m.name, m.value, m.ts, m.ttl) AS l, m.name::cfstore.timeuuid AS n
+             FROM live m WHERE m.cf = 'Tl' AND m.key = k.key ORDER BY 2 DESC LIMIT 50) x)
+  FROM keys k
+UNION ALL
+SELECT 'Cnt whole', k.key,
+       (SELECT string_agg(s.column_name || '=' || s.value, ' ')
+          FROM cfstore.get_slice('ks', 'Cnt', k.key) s),
+       (SELECT string_agg(c.name || '=' || c.total, ' ' ORDER BY c.name)
+          FROM model_counters c WHERE c.cf = 'Cnt' AND c.key = k.key)
+  FROM (SELECT 'k' || n AS key FROM generate_series(0, 4) n) k;
+};
+$node->safe_psql('postgres', $reads);
+is($node->safe_psql('postgres', q{SELECT count(*) FROM reads}), '41', 'every read made');
+is( $node->safe_psql('postgres',
+		q{SELECT coalesce(string_agg(format(E'%s %s\n  got  %s\n  want %s', what, key, left(got, 300), left(want, 300)),
+		                             E'\n' ORDER BY what, key), 'none')
+		    FROM reads WHERE got IS DISTINCT FROM want}),
+	'none',
+	'every read returns what the model of the committed writes says');
+is( $node->safe_psql('postgres',
+		q{SELECT count(*) FROM reads WHERE want IS NOT NULL}),
+	'36', 'every row that was written has live cells');
+
+for my $cf (qw(Std Tl Cnt))
+{
+	is($node->safe_psql('postgres', qq{SELECT cfstore.verify('ks', '$cf')}), '', "verify passes on $cf");
+}
+
+$node->stop;
+done_testing();
