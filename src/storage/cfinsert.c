@@ -1016,6 +1016,16 @@ insert_downlink(Relation rel, CfRelInfo *info, Buffer lbuf, CfStack *stack,
 	UnlockReleaseBuffer(pbuf);
 }
 
+/* How many splits a crash interrupted this backend has finished (finish_split). */
+static uint64 splits_finished = 0;
+
+/* How many splits a crash interrupted this backend has finished so far. */
+uint64
+cfSplitsFinished(void)
+{
+	return splits_finished;
+}
+
 /*
  * Finish a split a crash interrupted: insert the missing downlink of the
  * right sibling of the page in buf (exclusively locked, flagged).
@@ -1035,6 +1045,7 @@ finish_split(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack)
 	memcpy(copy, PageGetItem(page, PageGetItemId(page, CF_HIKEY)), len);
 	cfIndexTupleKey(rel, (CfIndexTuple) copy, &hk);
 	insert_downlink(rel, info, buf, stack, &hk, op->right);
+	splits_finished++;
 }
 
 /* Insert cell (with its key into run) at position j of run. */

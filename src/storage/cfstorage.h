@@ -350,6 +350,7 @@ extern Buffer cfMoveRight(Relation rel, CfRelInfo *info, Buffer buf, const CfKey
 extern bool cfBeyondHighKey(Relation rel, CfRelInfo *info, Page page, const CfKey *key);
 extern OffsetNumber cfChooseDownlink(Relation rel, CfRelInfo *info, Page page, const CfKey *key);
 extern BlockNumber cfFindPageAtLevel(Relation rel, CfRelInfo *info, const CfKey *key, uint16 level);
+extern uint64 cfSplitsFinished(void);
 extern void cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cell);
 extern void cfTreeInit(Relation rel, ForkNumber fork, int32 cf_id);
 extern void cfTreeEnsure(Relation rel, CfRelInfo *info);

@@ -46,7 +46,10 @@
  * snapshot can still reach it (cffree.c).  Overflow chains that no page
  * refers to any more are freed too: the pass notes the chains the pages it
  * leaves behind refer to, and the others go to the free space map
- * (cfoverflow.c, "Reclaiming").  A standby applies
+ * (cfoverflow.c, "Reclaiming").  A split a crash left unfinished (a page
+ * flagged INCOMPLETE_SPLIT, its right sibling without a downlink) is
+ * finished after the pass, as an insert passing the page would finish it,
+ * so that after a crash one VACUUM leaves a tree verify accepts.  A standby applies
  * the rebuild without a recovery conflict (Generic WAL carries no
  * horizon), so queries on a standby that need removed versions require
  * hot_standby_feedback.
@@ -69,6 +72,14 @@
 #include "storage/cfstorage.h"
 
 #define CF_NO_DELETION PG_INT64_MIN
+
+/* A growing list of block numbers. */
+typedef struct CfBlockList
+{
+	BlockNumber *blocks;
+	int			n;
+	int			max;
+} CfBlockList;
 
 /* What VACUUM knows of a version's inserting transaction. */
 typedef enum CfXminState
@@ -140,12 +151,12 @@ typedef struct CfVacuum
 	 * Tree pages the pass met (leaves left linked, and internal pages once
 	 * mark_internal has read them), which the reclaiming scan skips; blocks
 	 * added since VACUUM began are not in it.  And the leaves the pass left
-	 * empty, to unlink.
+	 * empty, to unlink, and the pages met with a split a crash left
+	 * unfinished, to finish.
 	 */
 	CfBlockSet	tree;
-	BlockNumber *empty;
-	int			nempty;
-	int			maxempty;
+	CfBlockList empty;
+	CfBlockList unfinished;
 
 	/* counts */
 	double		pages;
@@ -153,8 +164,22 @@ typedef struct CfVacuum
 	double		removed;
 	double		frozen;
 	BlockNumber unlinked;		/* empty leaves unlinked */
+	uint64		splits_before;	/* cfSplitsFinished() when VACUUM began */
 	CfReclaimStats reclaim;		/* pages freed */
 } CfVacuum;
+
+/* Append blkno to list (in the current memory context). */
+static void
+block_list_add(CfBlockList *list, BlockNumber blkno)
+{
+	if (list->n == list->max)
+	{
+		list->max = Max(64, list->max * 2);
+		list->blocks = list->blocks ? repalloc(list->blocks, sizeof(BlockNumber) * list->max)
+			: palloc(sizeof(BlockNumber) * list->max);
+	}
+	list->blocks[list->n++] = blkno;
+}
 
 /* Seconds since 1970 now. */
 static int64
@@ -781,19 +806,31 @@ mark_leaf(CfVacuum *v, Page page, MemoryContext cxt)
 	MemoryContextReset(cxt);
 }
 
+/* Note the chains an internal page (share-locked) refers to. */
+static void
+mark_internal(CfVacuum *v, BlockNumber blkno, Page page)
+{
+	cfBlockSetAdd(&v->tree, blkno);
+	for (OffsetNumber off = FirstOffsetNumber; off <= PageGetMaxOffsetNumber(page); off++)
+		mark_itup(v, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, off)));
+}
+
 /*
- * Note the chains the internal pages refer to: separators and high keys
- * keep copies of keys after the cells they were taken from are gone.
- * While pages are never merged, every separator is also some leaf's high
- * key (a leaf split makes it the left page's, and a later split of that
- * page hands it on to the right half), which mark_leaf notes; reading the
- * internal levels too keeps reclaiming safe without that invariant, for
- * about one page in a hundred.  Each level is read left to right from its
- * first page, after the leaf pass, so a separator a split adds meanwhile
- * is met.
+ * Call visit on every internal page, each under its share lock.  Each
+ * level is read left to right from its first page, after the leaf pass,
+ * so a separator a split adds meanwhile is met.
+ *
+ * mark_internal as the visitor notes the chains the internal pages refer
+ * to: separators and high keys keep copies of keys after the cells they
+ * were taken from are gone.  While pages are never merged, every
+ * separator is also some leaf's high key (a leaf split makes it the left
+ * page's, and a later split of that page hands it on to the right half),
+ * which mark_leaf notes; reading the internal levels too keeps reclaiming
+ * safe without that invariant, for about one page in a hundred.
  */
 static void
-mark_internal(CfVacuum *v, BufferAccessStrategy strategy)
+walk_internal(CfVacuum *v, BufferAccessStrategy strategy,
+			  void (*visit) (CfVacuum *v, BlockNumber blkno, Page page))
 {
 	BlockNumber blkno;
 	uint32		level;
@@ -814,9 +851,7 @@ mark_internal(CfVacuum *v, BufferAccessStrategy strategy)
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
 			page = BufferGetPage(buf);
 			op = CfPageGetOpaque(page);
-			cfBlockSetAdd(&v->tree, blkno);
-			for (OffsetNumber off = FirstOffsetNumber; off <= PageGetMaxOffsetNumber(page); off++)
-				mark_itup(v, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, off)));
+			visit(v, blkno, page);
 			if (first_child == InvalidBlockNumber && CfPageFirstData(op) <= PageGetMaxOffsetNumber(page))
 				first_child = ((CfIndexTuple) PageGetItem(page, PageGetItemId(page, CfPageFirstData(op))))->child;
 			blkno = op->right;
@@ -826,6 +861,67 @@ mark_internal(CfVacuum *v, BufferAccessStrategy strategy)
 		blkno = first_child;
 		level--;
 	}
+}
+
+/* ---------------------------------------------------------------------
+ * Splits a crash left unfinished
+ * ---------------------------------------------------------------------
+ */
+
+/* Note a (locked) page whose split a crash left unfinished. */
+static void
+note_unfinished(CfVacuum *v, BlockNumber blkno, Page page)
+{
+	CfPageOpaque op = CfPageGetOpaque(page);
+
+	if ((op->flags & CF_PAGE_INCOMPLETE_SPLIT) && !CfPageIsDead(op) && !CfPageIsRightmost(op))
+		block_list_add(&v->unfinished, blkno);
+}
+
+/*
+ * Finish the splits of the pages noted, unless an insert did meanwhile: a
+ * descent for an insert to the page's high key reaches the page (its
+ * right sibling has no downlink yet) and finishes its split (cfDescend),
+ * and any other on its way, as an insert there would.
+ */
+static void
+finish_unfinished(CfVacuum *v, BufferAccessStrategy strategy, MemoryContext cxt)
+{
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+
+	for (int i = 0; i < v->unfinished.n; i++)
+	{
+		Buffer		buf = ReadBufferExtended(v->rel, MAIN_FORKNUM, v->unfinished.blocks[i], RBM_NORMAL, strategy);
+		Page		page;
+		CfPageOpaque op;
+		char	   *hikey = NULL;
+
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		op = CfPageGetOpaque(page);
+		if (CfPageIsCfstore(page) && (op->flags & CF_PAGE_INCOMPLETE_SPLIT) && !CfPageIsDead(op) &&
+			!CfPageIsRightmost(op))
+		{
+			ItemId		iid = PageGetItemId(page, CF_HIKEY);
+
+			hikey = palloc(ItemIdGetLength(iid));
+			memcpy(hikey, PageGetItem(page, iid), ItemIdGetLength(iid));
+		}
+		UnlockReleaseBuffer(buf);
+		if (hikey)
+		{
+			CfKey		hk;
+			CfStack    *stack;
+
+			cfIndexTupleKey(v->rel, (CfIndexTuple) hikey, &hk);
+			buf = cfDescend(v->rel, v->info, &hk, true, &stack, NULL, NULL);
+			if (BufferIsValid(buf))
+				UnlockReleaseBuffer(buf);
+		}
+		MemoryContextReset(cxt);
+		vacuum_delay_point();
+	}
+	MemoryContextSwitchTo(old);
 }
 
 /* VACUUM: compact and freeze every leaf page, then update the statistics. */
@@ -855,6 +951,8 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 								 &v.oldest_xmin, &oldest_mxact, &v.freeze_limit, &multi_cutoff);
 	v.new_frozen_xid = v.oldest_xmin;
 	v.row_del = v.sc_del = v.col_del = CF_NO_DELETION;
+	/* the descents of the pass finish the splits they pass too: count them all */
+	v.splits_before = cfSplitsFinished();
 
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore vacuum", ALLOCSET_DEFAULT_SIZES);
 	pagecxt = AllocSetContextCreate(cxt, "cfstore vacuum page", ALLOCSET_DEFAULT_SIZES);
@@ -874,21 +972,14 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 			Page		page = BufferGetPage(buf);
 			CfPageOpaque op = CfPageGetOpaque(page);
 
+			note_unfinished(&v, BufferGetBlockNumber(buf), page);
 			vacuum_page(&v, buf, strategy, pagecxt);
 			mark_leaf(&v, page, pagecxt);
 			cfBlockSetAdd(&v.tree, BufferGetBlockNumber(buf));
 			right = op->right;
 			/* an empty leaf: unlinked after the pass, if it still is (cffree.c) */
 			if (right != InvalidBlockNumber && PageGetMaxOffsetNumber(page) < CfPageFirstData(op))
-			{
-				if (v.nempty == v.maxempty)
-				{
-					v.maxempty = Max(64, v.maxempty * 2);
-					v.empty = v.empty ? repalloc(v.empty, sizeof(BlockNumber) * v.maxempty)
-						: palloc(sizeof(BlockNumber) * v.maxempty);
-				}
-				v.empty[v.nempty++] = BufferGetBlockNumber(buf);
-			}
+				block_list_add(&v.empty, BufferGetBlockNumber(buf));
 			UnlockReleaseBuffer(buf);
 			vacuum_delay_point();
 			if (right == InvalidBlockNumber)
@@ -906,6 +997,10 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 			vacuum_delay_point();
 		}
 	}
+	/* the internal pages' unfinished splits too, then all of them */
+	walk_internal(&v, strategy, note_unfinished);
+	finish_unfinished(&v, strategy, pagecxt);
+
 	/*
 	 * The empty leaves go from the tree.  The metapage's count of dead
 	 * leaves is raised first, so that a crash cannot leave dead leaves that
@@ -913,16 +1008,16 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 	 */
 	dead_before = cfMetaDeadPages(rel);
 	dead_now = dead_before;
-	if (v.nempty > 0)
+	if (v.empty.n > 0)
 	{
-		dead_now = dead_before + v.nempty;
+		dead_now = dead_before + v.empty.n;
 		cfMetaSetDeadPages(rel, dead_now);
-		for (int i = 0; i < v.nempty; i++)
+		for (int i = 0; i < v.empty.n; i++)
 		{
-			if (cfUnlinkLeaf(rel, v.info, v.empty[i], strategy))
+			if (cfUnlinkLeaf(rel, v.info, v.empty.blocks[i], strategy))
 			{
 				v.unlinked++;
-				cfBlockSetRemove(&v.tree, v.empty[i]);
+				cfBlockSetRemove(&v.tree, v.empty.blocks[i]);
 			}
 			vacuum_delay_point();
 		}
@@ -943,7 +1038,7 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 	 */
 	if ((v.saw_long && v.removed > 0) || dead_now > 0)
 	{
-		mark_internal(&v, strategy);
+		walk_internal(&v, strategy, mark_internal);
 		cfReclaimPages(rel, &v.tree, &v.heads, v.saw_long && v.removed > 0,
 					   v.oldest_xmin, strategy, &v.reclaim);
 		if (v.reclaim.dead_left != dead_now)
@@ -961,7 +1056,8 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 						&frozenxid_updated, &minmulti_updated, false);
 	pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared, v.live, v.removed);
 	ereport((params->options & VACOPT_VERBOSE) ? INFO : DEBUG2,
-			(errmsg("cfstore: vacuumed \"%s\": %.0f leaf pages, %.0f live columns, %.0f versions removed, %.0f frozen, %u empty leaves unlinked, %u unlinked leaves and %u overflow pages freed, %u unlinked leaves still reachable",
+			(errmsg("cfstore: vacuumed \"%s\": %.0f leaf pages, %.0f live columns, %.0f versions removed, %.0f frozen, %u empty leaves unlinked, %u unlinked leaves and %u overflow pages freed, %u unlinked leaves still reachable, %u splits left unfinished by a crash completed",
 					RelationGetRelationName(rel), v.pages, v.live, v.removed, v.frozen, v.unlinked,
-					v.reclaim.leaves_freed, v.reclaim.overflow_freed, v.reclaim.dead_left)));
+					v.reclaim.leaves_freed, v.reclaim.overflow_freed, v.reclaim.dead_left,
+					(unsigned int) (cfSplitsFinished() - v.splits_before))));
 }

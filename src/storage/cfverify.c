@@ -77,8 +77,8 @@ corrupt_split(Relation rel, BlockNumber blkno)
 			(errcode(ERRCODE_INDEX_CORRUPTED),
 			 errmsg("cfstore table \"%s\" is corrupt at block %u: a split was left unfinished",
 					RelationGetRelationName(rel), blkno),
-			 errhint("A crash between the two steps of a split leaves one; the next insert "
-					 "that passes the page finishes it.")));
+			 errhint("A crash between the two steps of a split leaves one; VACUUM finishes it, "
+					 "as does the next insert that passes the page.")));
 }
 
 /* Counters gathered while verifying. */

@@ -8,7 +8,8 @@
 # stopped right after the first record of a split (recovery_target_lsn)
 # leaves that state exactly.  Then: every committed cell reads back, verify
 # names the unfinished split, and inserts into the right page's range,
-# enough to split it again, work; after them verify passes.
+# enough to split it again, work; after them verify passes.  On a second
+# copy recovered to the same point, VACUUM alone finishes the split.
 use strict;
 use warnings;
 
@@ -72,8 +73,19 @@ is($node2->safe_psql('postgres', $count), "$last|1|$last",
 my ($rc, $stdout, $stderr) = $node2->psql('postgres', q{SELECT cfstore.verify('ks', 'c')});
 like($stderr, qr/is corrupt at block \d+: a split was left unfinished/,
 	'verify names the unfinished split');
-like($stderr, qr/HINT:  A crash between the two steps of a split leaves one/,
-	'with a hint on where one comes from');
+like($stderr, qr/HINT:  A crash between the two steps of a split leaves one; VACUUM finishes it/,
+	'with a hint on where one comes from and what finishes it');
+
+# VACUUM finishes it, on a second copy recovered to the same point.
+my $node3 = recover_to($node, 'bk', 'interrupted_vacuum', $lsns->[0]);
+my $rel = $node3->safe_psql('postgres', q{SELECT cfstore._storage_relation('ks', 'c')});
+(undef, undef, $stderr) = $node3->psql('postgres', "VACUUM (VERBOSE) $rel");
+like($stderr, qr/1 splits left unfinished by a crash completed/, 'VACUUM finishes the split');
+is($node3->safe_psql('postgres', q{SELECT cfstore.verify('ks', 'c')}), '', 'verify passes after VACUUM');
+is($node3->safe_psql('postgres', $count), "$last|1|$last", 'every committed cell reads back after VACUUM');
+(undef, undef, $stderr) = $node3->psql('postgres', "VACUUM (VERBOSE) $rel");
+like($stderr, qr/0 splits left unfinished by a crash completed/, 'a second VACUUM finds none');
+$node3->stop;
 
 # The right page's range fills and splits again: each descent for an insert
 # passing the flagged page finishes the split first.

@@ -12,7 +12,8 @@
 #  - a split of an internal page under the root.
 # In both, every committed cell reads back (forwards and reversed), verify
 # names the unfinished split, and the inserts that follow finish it, after
-# which verify passes.
+# which verify passes.  On second copies recovered to the same points,
+# VACUUM alone finishes them.
 use strict;
 use warnings;
 
@@ -118,6 +119,23 @@ SELECT count(cfstore.insert('ks', 'c', 'r', lpad(i::text, 300, '0'), repeat('w',
 };
 $check->('root_split', $root_cell, $root_lsn);
 $check->('inner_split', $inner_cell, $inner_lsn);
+
+# VACUUM alone finishes them, on copies recovered to the same points.
+my $vacuum_check = sub {
+	my ($name, $cell, $lsn) = @_;
+	my $n = recover_to($node, 'bk', $name, $lsn);
+	my $rel = $n->safe_psql('postgres', q{SELECT cfstore._storage_relation('ks', 'c')});
+	my (undef, undef, $stderr) = $n->psql('postgres', "VACUUM (VERBOSE) $rel");
+	like($stderr, qr/1 splits left unfinished by a crash completed/, "$name: VACUUM finishes the split");
+	is($n->safe_psql('postgres', q{SELECT cfstore.verify('ks', 'c')}), '', "$name: verify passes after VACUUM");
+	my $last = $cell - 1;
+	is($n->safe_psql('postgres', $count), "$last|1|$last", "$name: every committed cell reads back");
+	is($n->safe_psql('postgres', $order), '0', "$name: in order");
+	is($n->safe_psql('postgres', $reversed), "$last|$last", "$name: and reversed");
+	$n->stop;
+};
+$vacuum_check->('root_split_vacuum', $root_cell, $root_lsn);
+$vacuum_check->('inner_split_vacuum', $inner_cell, $inner_lsn);
 
 $node->stop;
 done_testing();
