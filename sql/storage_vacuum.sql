@@ -24,6 +24,11 @@ SELECT cfstore._storage_relation('Vac', 'Grace') AS grace_rel \gset
 SELECT cfstore._storage_relation('Vac', 'Cnt') AS cnt_rel \gset
 SELECT cfstore._storage_relation('Vac', 'Sup') AS sup_rel \gset
 
+-- a column family never written has no pages: VACUUM and VACUUM FREEZE do nothing
+VACUUM :grace_rel;
+VACUUM (FREEZE) :grace_rel;
+SELECT pg_relation_size(:'grace_rel') AS bytes, cfstore.verify('Vac', 'Grace');
+
 -- ---------------------------------------------------------------------------
 -- 1. shadowed versions: ten writes of each of three columns leave one each;
 --    a later write with an older timestamp is shadowed too

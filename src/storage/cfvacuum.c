@@ -998,8 +998,11 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 		}
 	}
 	/* the internal pages' unfinished splits too, then all of them */
-	walk_internal(&v, strategy, note_unfinished);
-	finish_unfinished(&v, strategy, pagecxt);
+	if (npages > 0)
+	{
+		walk_internal(&v, strategy, note_unfinished);
+		finish_unfinished(&v, strategy, pagecxt);
+	}
 
 	/*
 	 * The empty leaves go from the tree.  The metapage's count of dead
