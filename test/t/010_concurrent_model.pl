@@ -8,10 +8,15 @@
 # the committed writes.  Meanwhile a fifth client runs VACUUM over and over
 # and a sixth reads slices.  Afterwards every row is read whole and
 # backwards and compared with the model that sql/include/model.sql derives
-# from the record alone (as sql/storage_model.sql does for one session);
-# verify passes on every column family.  Counters are only incremented
-# here: the model orders a removal and an increment by the order of the
-# record, which is their timestamps' order only within one session.
+# from the record alone (as sql/storage_model.sql does for one session),
+# on the primary and on a streaming standby; verify passes on every column
+# family.  Then the writers start again and the primary crashes under
+# them (immediate stop): after recovery the reads agree with the model of
+# the writes that committed, on both servers, and after a VACUUM (which
+# finishes the splits the crash interrupted) verify passes.  Counters are
+# only incremented here: the model orders a removal and an increment by
+# the order of the record, which is their timestamps' order only within
+# one session.
 #
 # The runner copies sql/include to $TESTDIR/include.
 use strict;
@@ -25,7 +30,7 @@ my $model = "$ENV{TESTDIR}/include/model.sql";
 -f $model or BAIL_OUT("$model not found: the runner copies sql/include to \$TESTDIR/include");
 
 my $node = PostgreSQL::Test::Cluster->new('concurrent_model');
-$node->init;
+$node->init(allows_streaming => 1);
 $node->append_conf('postgresql.conf', "autovacuum_naptime = 1\n");
 $node->start;
 $node->safe_psql('postgres', q{
@@ -70,97 +75,17 @@ BEGIN
   END IF;
 END $$;
 });
-my ($std, $tl, $cnt) = split /\|/, $node->safe_psql('postgres',
-	q{SELECT cfstore._storage_relation('ks', 'Std'), cfstore._storage_relation('ks', 'Tl'),
-	         cfstore._storage_relation('ks', 'Cnt')});
-
-my %scripts = (
-	write => [
-		4, q{\set p random(1, 100)
-\set r random(0, 7)
-\set n random(0, 399)
-\set ts random(0, 30)
-\set len random(0, 150)
-\set d random(-50, 100)
-\set ttlp random(1, 20)
-\set rb random(1, 10)
-BEGIN;
-SELECT conc_op(:p, :r, :n, :ts, :len, :d, :ttlp, :client_id);
-\if :rb = 1
-ROLLBACK;
-\else
-COMMIT;
-\endif
-}
-	],
-	vacuum => [ 1, "VACUUM $std, $tl, $cnt;\n\\sleep 200 ms\n" ],
-	read => [
-		1, q{\set r random(0, 7)
-SELECT count(*) FROM cfstore.get_slice('ks', 'Std', 'r' || :r, count => 1000);
-SELECT count(*) FROM cfstore.get_slice('ks', 'Tl', 'r' || :r, reversed => true, count => 50);
-}
-	]);
-my @runs;
-for my $name (sort keys %scripts)
-{
-	my ($clients, $script) = @{ $scripts{$name} };
-	my $file = $node->basedir . "/$name.sql";
-	append_to_file($file, $script);
-	my ($out, $err) = ('', '');
-	my $h = IPC::Run::start(
-		[
-			'pgbench', '-n', '-c', $clients, '-j', $clients, '-T', '10', '-f', $file,
-			'-h', $node->host, '-p', $node->port, 'postgres'
-		],
-		'>', \$out, '2>', \$err,
-		IPC::Run::timeout(180));
-	push @runs, [ $name, $h, \$out, \$err ];
-}
-my $hung = 0;
-for my $run (@runs)
-{
-	my ($name, $h, $out, $err) = @$run;
-	if (!eval { $h->finish; 1 })
-	{
-		$h->kill_kill;
-		fail("$name ends in time");
-		diag($@);
-		$hung = 1;
-		next;
-	}
-	is($h->result(0), 0, "$name ends in time, without an error") or diag($$out, $$err);
-	my ($tx) = $$out =~ /number of transactions actually processed: (\d+)/;
-	cmp_ok($tx // 0, '>', 0, "$name ran");
-	note("$name: " . ($tx // 0) . ' transactions');
-}
-if ($hung)
-{
-	# backends waiting for buffer locks cannot be stopped otherwise
-	$node->stop('immediate');
-	done_testing();
-	exit;
-}
-
-# the expiring cells of TTL 1 are past their time
-sleep 2;
-note($node->safe_psql('postgres',
-	q{SELECT string_agg(cf || ' ' || kind || ' ' || n, ', ' ORDER BY cf, kind)
-	    FROM (SELECT cf, kind, count(*) AS n FROM model_ops GROUP BY cf, kind) x}));
-cmp_ok($node->safe_psql('postgres', q{SELECT count(*) FROM model_ops}), '>', 2000,
-	'the clients committed thousands of writes');
-cmp_ok($node->safe_psql('postgres', q{SELECT leaf_pages FROM cfstore.stats('ks', 'Std')}), '>', 16,
-	'the rows span pages');
-
-# each row read whole and backwards, by cfstore (got) and by the model (want)
-my $reads = q{
-CREATE TABLE reads AS
+# Each row read whole and backwards, by cfstore (got) and by the model (want).
+$node->safe_psql('postgres', q{
+CREATE FUNCTION conc_reads() RETURNS TABLE (what text, key text, got text, want text)
+LANGUAGE sql AS $$
 WITH keys AS (SELECT 'r' || n AS key FROM generate_series(0, 8) n),
 live AS MATERIALIZED (SELECT * FROM model_live)
-SELECT 'Std whole' AS what, k.key,
+SELECT 'Std whole', k.key,
        (SELECT string_agg(model_line(NULL, s.column_name, s.value, s.writetime, s.ttl), ' ')
-          FROM cfstore.get_slice('ks', 'Std', k.key, count => 100000) s) AS got,
+          FROM cfstore.get_slice('ks', 'Std', k.key, count => 100000) s),
        (SELECT string_agg(model_line(NULL, m.name, m.value, m.ts, m.ttl), ' ' ORDER BY m.name)
-          FROM live m WHERE m.cf = 'Std' AND m.key = k.key) AS want
+          FROM live m WHERE m.cf = 'Std' AND m.key = k.key)
   FROM keys k
 UNION ALL
 SELECT 'Std last 20', k.key,
@@ -191,24 +116,143 @@ SELECT 'Cnt whole', k.key,
           FROM cfstore.get_slice('ks', 'Cnt', k.key) s),
        (SELECT string_agg(c.name || '=' || c.total, ' ' ORDER BY c.name)
           FROM model_counters c WHERE c.cf = 'Cnt' AND c.key = k.key)
-  FROM (SELECT 'k' || n AS key FROM generate_series(0, 4) n) k;
-};
-$node->safe_psql('postgres', $reads);
-is($node->safe_psql('postgres', q{SELECT count(*) FROM reads}), '41', 'every read made');
-is( $node->safe_psql('postgres',
-		q{SELECT coalesce(string_agg(format(E'%s %s\n  got  %s\n  want %s', what, key, left(got, 300), left(want, 300)),
-		                             E'\n' ORDER BY what, key), 'none')
-		    FROM reads WHERE got IS DISTINCT FROM want}),
-	'none',
-	'every read returns what the model of the committed writes says');
-is( $node->safe_psql('postgres',
-		q{SELECT count(*) FROM reads WHERE want IS NOT NULL}),
-	'36', 'every row that was written has live cells');
+  FROM (SELECT 'k' || n AS key FROM generate_series(0, 4) n) k
+$$;
+});
+my $reads = q{SELECT count(*) || ' reads, ' || count(want) || ' of rows written, differences: '
+  || coalesce(string_agg(format(E'%s %s\n  got  %s\n  want %s', what, key, left(got, 300), left(want, 300)),
+                         E'\n' ORDER BY what, key) FILTER (WHERE got IS DISTINCT FROM want), 'none')
+  FROM conc_reads()};
+my $agree = '41 reads, 36 of rows written, differences: none';
 
+$node->backup('bk');
+my $standby = PostgreSQL::Test::Cluster->new('standby');
+$standby->init_from_backup($node, 'bk', has_streaming => 1);
+$standby->start;
+
+my ($std, $tl, $cnt) = split /\|/, $node->safe_psql('postgres',
+	q{SELECT cfstore._storage_relation('ks', 'Std'), cfstore._storage_relation('ks', 'Tl'),
+	         cfstore._storage_relation('ks', 'Cnt')});
+
+my %scripts = (
+	write => [
+		4, q{\set p random(1, 100)
+\set r random(0, 7)
+\set n random(0, 399)
+\set ts random(0, 30)
+\set len random(0, 150)
+\set d random(-50, 100)
+\set ttlp random(1, 20)
+\set rb random(1, 10)
+BEGIN;
+SELECT conc_op(:p, :r, :n, :ts, :len, :d, :ttlp, :client_id);
+\if :rb = 1
+ROLLBACK;
+\else
+COMMIT;
+\endif
+}
+	],
+	vacuum => [ 1, "VACUUM $std, $tl, $cnt;\n\\sleep 200 ms\n" ],
+	read => [
+		1, q{\set r random(0, 7)
+SELECT count(*) FROM cfstore.get_slice('ks', 'Std', 'r' || :r, count => 1000);
+SELECT count(*) FROM cfstore.get_slice('ks', 'Tl', 'r' || :r, reversed => true, count => 50);
+}
+	]);
+# Start the scripts' clients for $seconds; returns their handles.
+my $start = sub {
+	my ($seconds, @names) = @_;
+	my @runs;
+	for my $name (@names)
+	{
+		my ($clients, $script) = @{ $scripts{$name} };
+		my $file = $node->basedir . "/$name.sql";
+		unlink $file;
+		append_to_file($file, $script);
+		my ($out, $err) = ('', '');
+		my $h = IPC::Run::start(
+			[
+				'pgbench', '-n', '-c', $clients, '-j', $clients, '-T', $seconds, '-f', $file,
+				'-h', $node->host, '-p', $node->port, 'postgres'
+			],
+			'>', \$out, '2>', \$err,
+			IPC::Run::timeout(180));
+		push @runs, [ $name, $h, \$out, \$err ];
+	}
+	return @runs;
+};
+# Wait for the runs; whether each ended without an error and ran.
+my $wait = sub {
+	my ($expect_error, @runs) = @_;
+	my $hung = 0;
+	for my $run (@runs)
+	{
+		my ($name, $h, $out, $err) = @$run;
+		if (!eval { $h->finish; 1 })
+		{
+			$h->kill_kill;
+			fail("$name ends in time");
+			diag($@);
+			$hung = 1;
+			next;
+		}
+		is($h->result(0), 0, "$name ends in time, without an error") or diag($$out, $$err)
+		  unless $expect_error;
+		my ($tx) = $$out =~ /number of transactions actually processed: (\d+)/;
+		note("$name: " . ($tx // 0) . ' transactions');
+		cmp_ok($tx // 0, '>', 0, "$name ran") unless $expect_error;
+	}
+	if ($hung)
+	{
+		# backends waiting for buffer locks cannot be stopped otherwise
+		$node->stop('immediate');
+		done_testing();
+		exit;
+	}
+};
+my $counts = q{SELECT string_agg(cf || ' ' || kind || ' ' || n, ', ' ORDER BY cf, kind)
+  FROM (SELECT cf, kind, count(*) AS n FROM model_ops GROUP BY cf, kind) x};
+
+$wait->(0, $start->(10, sort keys %scripts));
+# the expiring cells of TTL 1 are past their time
+sleep 2;
+note($node->safe_psql('postgres', $counts));
+cmp_ok($node->safe_psql('postgres', q{SELECT count(*) FROM model_ops}), '>', 2000,
+	'the clients committed thousands of writes');
+cmp_ok($node->safe_psql('postgres', q{SELECT leaf_pages FROM cfstore.stats('ks', 'Std')}), '>', 16,
+	'the rows span pages');
+is($node->safe_psql('postgres', $reads), $agree, 'every read returns what the model of the committed writes says');
 for my $cf (qw(Std Tl Cnt))
 {
 	is($node->safe_psql('postgres', qq{SELECT cfstore.verify('ks', '$cf')}), '', "verify passes on $cf");
 }
+$node->wait_for_catchup($standby);
+is($standby->safe_psql('postgres', $reads), $agree, 'and on the standby');
 
+# The writers again, and the primary crashes under them.
+my $before = $node->safe_psql('postgres', q{SELECT count(*) FROM model_ops});
+my @crashed = $start->(30, 'write');
+sleep 5;
+$node->stop('immediate');
+$wait->(1, @crashed);
+$node->start;
+sleep 2;
+note($node->safe_psql('postgres', $counts));
+cmp_ok($node->safe_psql('postgres', q{SELECT count(*) FROM model_ops}), '>', $before + 1000,
+	'thousands of writes committed before the crash');
+is($node->safe_psql('postgres', $reads), $agree, 'after the crash every read returns what the model says');
+my (undef, undef, $vacuum_out) = $node->psql('postgres', "VACUUM (VERBOSE) $std, $tl, $cnt");
+note($_) for grep { /splits left unfinished/ } split /\n/, $vacuum_out;
+for my $cf (qw(Std Tl Cnt))
+{
+	is($node->safe_psql('postgres', qq{SELECT cfstore.verify('ks', '$cf')}), '',
+		"verify passes on $cf after a VACUUM");
+}
+is($node->safe_psql('postgres', $reads), $agree, 'and after the VACUUM');
+$node->wait_for_catchup($standby);
+is($standby->safe_psql('postgres', $reads), $agree, 'and on the standby');
+
+$standby->stop;
 $node->stop;
 done_testing();
