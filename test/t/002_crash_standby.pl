@@ -193,7 +193,17 @@ is($cells, $committed * 100, 'every committed cell is there, nothing else');
 is($primary->safe_psql('postgres', q{
 SELECT count(*) FROM generate_series(0, 49) k, LATERAL cfstore.get_slice('ks', 'tl', 'crash' || k, count => 1000000) s
  WHERE substr(s.value, 2)::int NOT IN (SELECT n FROM batches)}), '0', 'no cell of an unfinished batch');
-is($primary->safe_psql('postgres', q{SELECT cfstore.verify('ks', 'tl')}), '', 'verify passes after the crash');
+# A crash between a split's two WAL records leaves the split unfinished,
+# which verify names; VACUUM finishes it (007, 009 make that case exactly).
+my ($vrc, $vout, $verr) = $primary->psql('postgres', q{SELECT cfstore.verify('ks', 'tl')});
+if ($verr =~ /a split was left unfinished/)
+{
+	note("the crash interrupted a split: $verr");
+	$primary->safe_psql('postgres', 'VACUUM ' . $primary->safe_psql('postgres',
+		q{SELECT cfstore._storage_relation('ks', 'tl')}));
+	($vrc, $vout, $verr) = $primary->psql('postgres', q{SELECT cfstore.verify('ks', 'tl')});
+}
+is($vrc, 0, 'verify passes after the crash') or diag($verr);
 
 # and writing goes on
 $primary->safe_psql('postgres', q{SELECT cfstore.insert('ks', 'tl', 'crash1', cfstore.timeuuid_now(), 'after')});
