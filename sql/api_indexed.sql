@@ -91,6 +91,16 @@ SELECT key, value FROM cfstore.get_columns('Idx', 'Users', 'u7', ARRAY['birthdat
 UNION ALL SELECT key, value FROM cfstore.get_columns('Idx', 'Users', 'u2', ARRAY['birthdate']);
 SELECT string_agg(key, ',' ORDER BY key) AS born_1971 FROM cfstore.get_indexed_slices('Idx', 'Users',
          '[{"column_name": "birthdate", "op": "EQ", "value": "1971"}]', count => 1);
+-- a value displaced by a newer one comes back at that newer timestamp, as
+-- the bigger value: it wins again and is found again
+SELECT cfstore.insert('Idx', 'Users', 'w1', 'birthdate', 2002, writetime => 18);
+SELECT cfstore.insert('Idx', 'Users', 'w1', 'birthdate', 2001, writetime => 19);
+SELECT cfstore.insert('Idx', 'Users', 'w1', 'birthdate', 2002, writetime => 19);
+SELECT v AS born, (SELECT string_agg(key, ',') FROM cfstore.get_indexed_slices('Idx', 'Users',
+         jsonb_build_array(jsonb_build_object('column_name', 'birthdate', 'op', 'EQ', 'value', v)), count => 1)) AS keys
+  FROM unnest(ARRAY['2001', '2002']) v;
+SELECT cfstore.verify('Idx', 'Users');
+SELECT cfstore.remove('Idx', 'Users', 'w1', writetime => 100);
 -- a column deletion, a row deletion; deletion wins ties
 SELECT cfstore.remove('Idx', 'Users', 'u2', 'birthdate', writetime => 10);
 SELECT cfstore.remove('Idx', 'Users', 'u5', writetime => 20);

@@ -334,7 +334,7 @@ DROP FOREIGN TABLE model_std;
 DROP FUNCTION model_check(), model_reads(), model_line(text, text, text, bigint, integer),
   model_round(integer, integer), model_op(integer), model_ttl(), model_value(integer);
 DROP VIEW model_live, model_counters;
-DROP FUNCTION model_signed(text);
+DROP FUNCTION model_signed(bytea);
 DROP TABLE model_ops;
 DROP FUNCTION autovacuum_quiet();
 SELECT cfstore.drop_keyspace('Model');

@@ -170,7 +170,7 @@ SELECT cf, cfstore.verify('Orders', cf) FROM unnest(ARRAY['Lng', 'Rev', 'Int', '
 DROP FUNCTION model_orders_check(), model_orders_reads(), model_orders_round(integer), model_name(text);
 DROP TABLE model_bounds;
 DROP VIEW model_live, model_counters;
-DROP FUNCTION model_ord(text, text), model_ord_long(bigint), model_signed(text),
+DROP FUNCTION model_ord(text, text), model_ord_long(bigint), model_signed(bytea),
   model_line(text, text, text, bigint, integer);
 DROP TABLE model_ops;
 DROP FUNCTION autovacuum_quiet();

@@ -6,15 +6,17 @@
 -- What was written: kind is ins, del (a column or subcolumn), scdel, rowdel,
 -- add or cdel (a counter column) or crowdel (a counter row).  A TTL of 1
 -- stands for a cell that has expired when the model is read (the tests wait
--- 2 s first); any other TTL for one that has not.
+-- 2 s first); any other TTL for one that has not.  vbytes: the value's
+-- bytes where they are not its UTF-8 text (a LongType value's eight).
 CREATE TABLE model_ops (seq bigserial, cf text, key text COLLATE "C", sc text COLLATE "C",
-                        name text COLLATE "C", kind text, value text, ts bigint, ttl integer);
+                        name text COLLATE "C", kind text, value text, ts bigint, ttl integer,
+                        vbytes bytea);
 
 -- A value's bytes reordered so that bytea order is Cassandra's signed byte
 -- order (§4: ByteBuffer.compareTo), which decides a tie between live values.
-CREATE FUNCTION model_signed(v text) RETURNS bytea LANGUAGE sql IMMUTABLE STRICT AS $$
+CREATE FUNCTION model_signed(b bytea) RETURNS bytea LANGUAGE sql IMMUTABLE STRICT AS $$
   SELECT coalesce(string_agg(set_byte('\x00'::bytea, 0, get_byte(b, i) # 128), ''::bytea ORDER BY i), ''::bytea)
-    FROM (SELECT convert_to(v, 'UTF8') AS b) x, generate_series(0, length(b) - 1) i
+    FROM generate_series(0, length(b) - 1) i
 $$;
 
 -- The model's live cells (sc is NULL outside Super column families): per
@@ -23,11 +25,12 @@ $$;
 CREATE VIEW model_live AS
   WITH v AS (
     SELECT cf, key, sc, name, ts, value, ttl, kind = 'del' OR coalesce(ttl = 1, false) AS dead,
+           coalesce(vbytes, convert_to(value, 'UTF8')) AS bytes,
            max(ts) OVER (PARTITION BY cf, key, sc, name) AS top
       FROM model_ops WHERE kind IN ('ins', 'del')),
   w AS (
     SELECT DISTINCT ON (cf, key, sc, name) *
-      FROM v WHERE ts = top ORDER BY cf, key, sc, name, dead DESC, model_signed(value) DESC),
+      FROM v WHERE ts = top ORDER BY cf, key, sc, name, dead DESC, model_signed(bytes) DESC),
   rowdel AS (SELECT cf, key, max(ts) AS ts FROM model_ops WHERE kind = 'rowdel' GROUP BY cf, key),
   scdel AS (SELECT cf, key, sc, max(ts) AS ts FROM model_ops WHERE kind = 'scdel' GROUP BY cf, key, sc)
   SELECT w.cf, w.key, w.sc, w.name, w.value, w.ts, w.ttl

@@ -18,9 +18,11 @@
  * winner and follows reconciliation (§4, §5):
  *   - a new value that wins writes an entry (value, key) with the cell's
  *     timestamp and expiry (so it expires with the cell), and, if the
- *     value changed, a tombstone for (old value, key) at the new
- *     timestamp: the old entry stops matching, and so would any write of
- *     the old value that the new one shadows;
+ *     value changed, a tombstone for (old value, key) at the old value's
+ *     timestamp: it shadows the old value's entries and no later one (at
+ *     the new timestamp it would also shadow the entry of the old value
+ *     written back at that timestamp, which wins the column if it is the
+ *     bigger value);
  *   - a value that loses (an older timestamp) changes nothing;
  *   - a column or row deletion that covers the current winner writes a
  *     tombstone for (its value, key) at the deletion's timestamp.
@@ -188,7 +190,7 @@ cfIndexWrite(Relation rel, const CfWrite *w, const CfCell *cell)
 				 cfSignedBytesCompare(old, oldlen, w->value, w->valuelen) >= 0))
 				return;
 			if (!same)
-				index_put(def, w->cid, old, oldlen, w->key, w->keylen, cell->writetime, true, 0, 0);
+				index_put(def, w->cid, old, oldlen, w->key, w->keylen, cur.writetime, true, 0, 0);
 		}
 		index_put(def, w->cid, w->value, w->valuelen, w->key, w->keylen, cell->writetime, false,
 				  (cell->flags & CF_CELL_EXPIRING) ? cell->ttl : 0, cell->expires_at);
