@@ -8,8 +8,9 @@
 -- its own, and a counter is the sum of its increments since its last
 -- removal.  Some writes are rolled back in a subtransaction, together with
 -- their record.  Then every row is read in several ways (whole, reversed
--- with a count, from bounds that do not exist, counts, multiget, the
--- foreign table with and without pushdown) and compared with the model,
+-- with a count, from bounds that do not exist, counts, multiget, range
+-- slices, the foreign table with and without pushdown) and compared with
+-- the model,
 -- before and after VACUUM, over three rounds of writes, so that later
 -- writes meet rows VACUUM has compacted.
 \set VERBOSITY terse
@@ -272,6 +273,34 @@ LANGUAGE sql AS $$
   SELECT 'cnt count', k.key, cfstore.get_count('Model', 'Cnt', k.key)::text,
          (SELECT count(*) FROM model_counters c WHERE c.cf = 'Cnt' AND c.key = k.key)::text
     FROM keys k
+  UNION ALL
+  -- rows in byte order from a start key that is not a row; a row with
+  -- nothing live in the column range neither appears nor counts
+  SELECT 'std range from r15x, 5 rows, 4 columns from c040', '*',
+         (SELECT string_agg(s.key || '/' || model_line(NULL, s.column_name, s.value, s.writetime, s.ttl), ' ')
+            FROM cfstore.get_range_slices('Model', 'Std', start_key => 'r15x', key_count => 5,
+                                          start => 'c040', count => 4) s),
+         (SELECT string_agg(l, ' ' ORDER BY k, n) FROM
+            (SELECT m.key AS k, m.name AS n, m.key || '/' || model_line(NULL, m.name, m.value, m.ts, m.ttl) AS l,
+                    row_number() OVER (PARTITION BY m.key ORDER BY m.name) AS c
+               FROM std m
+              WHERE m.name >= 'c040'
+                AND m.key IN (SELECT DISTINCT r.key FROM std r WHERE r.key >= 'r15x' AND r.name >= 'c040'
+                               ORDER BY r.key LIMIT 5)) x
+           WHERE c <= 4)
+  UNION ALL
+  SELECT 'sup range from r3 to r8, 2 super columns each', '*',
+         (SELECT string_agg(s.key || '/' || model_line(s.super_column, s.column_name, s.value, s.writetime, s.ttl), ' ')
+            FROM cfstore.get_range_slices('Model', 'Sup', start_key => 'r3', end_key => 'r8', key_count => 100,
+                                          count => 2) s),
+         (SELECT string_agg(m.key || '/' || model_line(m.sc, m.name, m.value, m.ts, m.ttl), ' ' ORDER BY m.key, m.sc, m.sub)
+            FROM sup m
+           WHERE m.key BETWEEN 'r3' AND 'r8'
+             AND m.sc IN (SELECT c.sc FROM scs c WHERE c.key = m.key ORDER BY c.sc LIMIT 2))
+  UNION ALL
+  SELECT 'std multiget_count from c050', m.key, m.count::text,
+         (SELECT count(*) FROM std s WHERE s.key = m.key AND s.name >= 'c050')::text
+    FROM cfstore.multiget_count('Model', 'Std', ARRAY(SELECT key FROM keys), start => 'c050') m
 $$;
 
 -- How many reads were compared, how many differ, and the first differences.
