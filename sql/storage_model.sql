@@ -8,11 +8,10 @@
 -- its own, and a counter is the sum of its increments since its last
 -- removal.  Some writes are rolled back in a subtransaction, together with
 -- their record.  Then every row is read in several ways (whole, reversed
--- with a count, from bounds that do not exist, counts, multiget, range
--- slices, the foreign table with and without pushdown) and compared with
--- the model,
--- before and after VACUUM, over three rounds of writes, so that later
--- writes meet rows VACUUM has compacted.
+-- with a count, from bounds that do not exist, named columns, counts,
+-- multiget, range slices, the foreign table with and without pushdown)
+-- and compared with the model, before and after VACUUM, over three rounds
+-- of writes, so that later writes meet rows VACUUM has compacted.
 \set VERBOSITY terse
 SET search_path = public, cfstore;
 
@@ -178,6 +177,21 @@ LANGUAGE sql AS $$
                                    reversed => true, count => 1000) s),
          (SELECT string_agg(model_line(NULL, m.name, m.value, m.ts, m.ttl), ' ' ORDER BY m.name DESC)
             FROM std m WHERE m.key = k.key AND m.name BETWEEN 'c030' AND 'c070x')
+    FROM keys k
+  UNION ALL
+  -- named columns: the live ones, in comparator order, duplicates once
+  SELECT 'std get_columns', k.key,
+         (SELECT string_agg(model_line(NULL, s.column_name, s.value, s.writetime, s.ttl), ' ')
+            FROM cfstore.get_columns('Model', 'Std', k.key, ARRAY['c077', 'c012', 'c050x', 'c012', 'c099', 'c000']) s),
+         (SELECT string_agg(model_line(NULL, m.name, m.value, m.ts, m.ttl), ' ' ORDER BY m.name)
+            FROM std m WHERE m.key = k.key AND m.name IN ('c077', 'c012', 'c050x', 'c099', 'c000'))
+    FROM keys k
+  UNION ALL
+  SELECT 'sup get_columns', k.key,
+         (SELECT string_agg(model_line(s.super_column, s.column_name, s.value, s.writetime, s.ttl), ' ')
+            FROM cfstore.get_columns('Model', 'Sup', k.key, ARRAY['s6', 's1', 's1x', 's6']) s),
+         (SELECT string_agg(model_line(m.sc, m.name, m.value, m.ts, m.ttl), ' ' ORDER BY m.sc, m.sub)
+            FROM sup m WHERE m.key = k.key AND m.sc IN ('s6', 's1', 's1x'))
     FROM keys k
   UNION ALL
   SELECT 'std counts', k.key,
