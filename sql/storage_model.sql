@@ -119,26 +119,6 @@ BEGIN
   END IF;
 END $$;
 
--- n random writes; one in ten inside a subtransaction, half of those
--- rolled back (the record with the write)
-CREATE FUNCTION model_round(first integer, n integer) RETURNS bigint LANGUAGE plpgsql AS $$
-BEGIN
-  FOR i IN first .. first + n - 1 LOOP
-    IF random() < 0.1 THEN
-      BEGIN
-        PERFORM model_op(i);
-        IF random() < 0.5 THEN
-          RAISE EXCEPTION 'rolled back';
-        END IF;
-      EXCEPTION WHEN raise_exception THEN NULL;
-      END;
-    ELSE
-      PERFORM model_op(i);
-    END IF;
-  END LOOP;
-  RETURN (SELECT count(*) FROM model_ops);
-END $$;
-
 -- Each read of each row by cfstore (got) and by the model (want).
 CREATE FUNCTION model_reads() RETURNS TABLE (what text, key text, got text, want text)
 LANGUAGE sql AS $$
@@ -317,20 +297,10 @@ LANGUAGE sql AS $$
     FROM cfstore.multiget_count('Model', 'Std', ARRAY(SELECT key FROM keys), start => 'c050') m
 $$;
 
--- How many reads were compared, how many differ, and the first differences.
-CREATE FUNCTION model_check(OUT reads bigint, OUT differ bigint, OUT first_differences text)
-LANGUAGE sql AS $$
-  WITH r AS (SELECT * FROM model_reads())
-  SELECT count(*), count(*) FILTER (WHERE got IS DISTINCT FROM want),
-         (SELECT string_agg(format(E'%s %s\n  got  %s\n  want %s', what, key, left(got, 400), left(want, 400)), E'\n')
-            FROM (SELECT * FROM r WHERE got IS DISTINCT FROM want ORDER BY what, key LIMIT 3) d)
-    FROM r
-$$;
-
 -- the model itself has something to say: rows of live cells spanning pages,
 -- every kind of write, every rule met
 SELECT setseed(0.17);
-SELECT model_round(1, 6000) > 5000 AS recorded;
+SELECT model_round('model_op', 1, 6000) > 5000 AS recorded;
 SELECT pg_sleep(2.1);
 SELECT leaf_pages > 20 AS rows_span_pages FROM cfstore.stats('Model', 'Std');
 SELECT kind, count(*) >= 10 AS ten_or_more FROM model_ops GROUP BY kind ORDER BY kind;
@@ -346,36 +316,36 @@ SELECT (SELECT count(*) FROM model_live WHERE cf = 'Std') > 800 AS std_live,
                                HAVING count(*) > 1) t) > 20 AS value_ties;
 
 -- round 1: as written, then after VACUUM
-SELECT * FROM model_check();
+SELECT * FROM model_check('model_reads');
 SELECT autovacuum_quiet();
 SELECT cfstore._storage_relation('Model', 'Std') AS std_rel \gset
 SELECT cfstore._storage_relation('Model', 'Sup') AS sup_rel \gset
 SELECT cfstore._storage_relation('Model', 'Cnt') AS cnt_rel \gset
 VACUUM :std_rel, :sup_rel, :cnt_rel;
-SELECT * FROM model_check();
+SELECT * FROM model_check('model_reads');
 SELECT cfstore.verify('Model', 'Std'), cfstore.verify('Model', 'Sup'), cfstore.verify('Model', 'Cnt');
 
 -- round 2: more writes into compacted rows
-SELECT model_round(6001, 6000) > 10000 AS recorded;
+SELECT model_round('model_op', 6001, 6000) > 10000 AS recorded;
 SELECT pg_sleep(2.1);
-SELECT * FROM model_check();
+SELECT * FROM model_check('model_reads');
 SELECT autovacuum_quiet();
 VACUUM :std_rel, :sup_rel, :cnt_rel;
-SELECT * FROM model_check();
+SELECT * FROM model_check('model_reads');
 SELECT cfstore.verify('Model', 'Std'), cfstore.verify('Model', 'Sup'), cfstore.verify('Model', 'Cnt');
 
 -- round 3: and again, then VACUUM FREEZE
-SELECT model_round(12001, 6000) > 15000 AS recorded;
+SELECT model_round('model_op', 12001, 6000) > 15000 AS recorded;
 SELECT pg_sleep(2.1);
-SELECT * FROM model_check();
+SELECT * FROM model_check('model_reads');
 SELECT autovacuum_quiet();
 VACUUM (FREEZE) :std_rel, :sup_rel, :cnt_rel;
-SELECT * FROM model_check();
+SELECT * FROM model_check('model_reads');
 SELECT cfstore.verify('Model', 'Std'), cfstore.verify('Model', 'Sup'), cfstore.verify('Model', 'Cnt');
 
 DROP FOREIGN TABLE model_std;
-DROP FUNCTION model_check(), model_reads(), model_line(text, text, text, bigint, integer),
-  model_round(integer, integer), model_op(integer), model_ttl(), model_value(integer);
+DROP FUNCTION model_check(text), model_reads(), model_line(text, text, text, bigint, integer),
+  model_round(text, integer, integer), model_op(integer), model_ttl(), model_value(integer);
 DROP VIEW model_live, model_counters;
 DROP FUNCTION model_signed(bytea);
 DROP TABLE model_ops;

@@ -1,7 +1,7 @@
 -- KEYS secondary indexes follow reconciliation (cassandra-semantics.md
 -- §8.6): after thousands of random writes of two indexed columns (with
 -- tied and out-of-order timestamps, column and row tombstones, expired
--- TTLs, rolled-back subtransactions), get_indexed_slices finds exactly
+-- TTLs, subtransactions committed and rolled back), get_indexed_slices finds exactly
 -- the rows whose live value matches, with all their live columns, as the
 -- model (sql/include/model.sql) derives them from the record of the
 -- writes; before and after VACUUM, and verify finds an entry for every live
@@ -33,7 +33,7 @@ BEGIN
     v := (ARRAY['CA', 'NY', 'TX', 'WA'])[1 + floor(random() * 4)::int];
   ELSIF r < 0.55 THEN
     name := 'age';
-    v := (floor(random() * 106) - 5)::int::text;
+    v := (ARRAY['-5', '0', '17', '30', '50', '64', '100'])[1 + floor(random() * 7)::int];
   ELSIF r < 0.70 THEN
     name := 'c' || lpad(floor(random() * 30)::int::text, 2, '0');
     v := repeat('x', floor(random() * 100)::int) || i;
@@ -57,26 +57,9 @@ BEGIN
     VALUES ('Users', k, name, 'ins', v, ts, ttl, CASE WHEN name = 'age' THEN int8send(v::bigint) END);
 END $$;
 
--- n random writes, one in twenty rolled back with its record
-CREATE FUNCTION model_index_round(first integer, n integer) RETURNS bigint LANGUAGE plpgsql AS $$
-BEGIN
-  FOR i IN first .. first + n - 1 LOOP
-    IF random() < 0.05 THEN
-      BEGIN
-        PERFORM model_index_op(i);
-        RAISE EXCEPTION 'rolled back';
-      EXCEPTION WHEN raise_exception THEN NULL;
-      END;
-    ELSE
-      PERFORM model_index_op(i);
-    END IF;
-  END LOOP;
-  RETURN (SELECT count(*) FROM model_ops);
-END $$;
-
 -- Each search, by cfstore (got) and by the model (want): the matching rows
 -- in key order, each with its live columns, as key/name=value@ts lines.
-CREATE FUNCTION model_index_reads() RETURNS TABLE (what text, got text, want text)
+CREATE FUNCTION model_index_reads() RETURNS TABLE (what text, key text, got text, want text)
 LANGUAGE sql AS $$
   WITH live AS MATERIALIZED (SELECT * FROM model_live WHERE cf = 'Users'),
   row_state AS (SELECT key, value AS state FROM live WHERE name = 'state'),
@@ -107,7 +90,7 @@ LANGUAGE sql AS $$
            jsonb_build_array(jsonb_build_object('column_name', 'state', 'op', 'EQ', 'value', s)),
            ARRAY(SELECT key FROM row_state WHERE state = s AND key >= 'u040'), 'u040', 3, 2
       FROM unnest(ARRAY['CA', 'WA']) s)
-  SELECT q.what,
+  SELECT q.what, '*',
          (SELECT string_agg(g.key || '/' || model_line(NULL, g.column_name, g.value, g.writetime, g.ttl), ' ')
             FROM cfstore.get_indexed_slices('IdxModel', 'Users', q.expr, start_key => q.first_key,
                                             key_count => q.max_rows, count => q.max_cols) g),
@@ -120,40 +103,31 @@ LANGUAGE sql AS $$
     FROM searches q
 $$;
 
--- How many searches were compared, how many differ, and the first differences.
-CREATE FUNCTION model_index_check(OUT searches bigint, OUT differ bigint, OUT first_differences text)
-LANGUAGE sql AS $$
-  WITH r AS (SELECT * FROM model_index_reads())
-  SELECT count(*), count(*) FILTER (WHERE got IS DISTINCT FROM want),
-         (SELECT string_agg(format(E'%s\n  got  %s\n  want %s', what, left(got, 400), left(want, 400)), E'\n')
-            FROM (SELECT * FROM r WHERE got IS DISTINCT FROM want ORDER BY what LIMIT 3) d)
-    FROM r
-$$;
-
 SELECT setseed(0.31);
-SELECT model_index_round(1, 6000) > 5000 AS recorded;
+SELECT model_round('model_index_op', 1, 6000) > 5000 AS recorded;
 -- the expiring values of TTL 1 are past their time
 SELECT pg_sleep(2.1);
 -- the searches have rows to find, and rows that stopped matching
-SELECT count(*) FILTER (WHERE got IS NOT NULL) >= 14 AS searches_with_rows,
+SELECT count(*) FILTER (WHERE got IS NOT NULL) >= 10 AS searches_with_rows,
        (SELECT count(DISTINCT key) FROM model_ops WHERE name = 'state' AND kind = 'ins')
          > (SELECT count(*) FROM model_live WHERE name = 'state') AS some_states_gone
   FROM model_index_reads();
 SELECT leaf_pages > 10 AS rows_span_pages FROM cfstore.stats('IdxModel', 'Users');
-SELECT * FROM model_index_check();
+SELECT * FROM model_check('model_index_reads');
 SELECT cfstore.verify('IdxModel', 'Users');
 
 SELECT autovacuum_quiet();
 SELECT cfstore._storage_relation('IdxModel', 'Users') AS users_rel \gset
 VACUUM :users_rel;
-SELECT * FROM model_index_check();
+SELECT * FROM model_check('model_index_reads');
 -- more writes into the compacted rows
-SELECT model_index_round(6001, 3000) > 7500 AS recorded;
+SELECT model_round('model_index_op', 6001, 3000) > 7500 AS recorded;
 SELECT pg_sleep(2.1);
-SELECT * FROM model_index_check();
+SELECT * FROM model_check('model_index_reads');
 SELECT cfstore.verify('IdxModel', 'Users');
 
-DROP FUNCTION model_index_check(), model_index_reads(), model_index_round(integer, integer), model_index_op(integer);
+DROP FUNCTION model_check(text), model_index_reads(), model_round(text, integer, integer),
+  model_index_op(integer);
 DROP VIEW model_live, model_counters;
 DROP FUNCTION model_signed(bytea), model_line(text, text, text, bigint, integer);
 DROP TABLE model_ops;

@@ -48,40 +48,31 @@ CREATE FUNCTION model_name(cf text) RETURNS text LANGUAGE sql AS $$
   END
 $$;
 
--- n random writes into the four column families, recorded.
-CREATE FUNCTION model_orders_round(n integer) RETURNS bigint LANGUAGE plpgsql AS $$
+-- One random write into one of the four column families, recorded.
+CREATE FUNCTION model_orders_op(i integer) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
-  cf text;
-  k text;
-  name text;
-  v text;
-  ts bigint;
-  r double precision;
+  cf text := (ARRAY['Lng', 'Rev', 'Int', 'Comp'])[1 + floor(random() * 4)::int];
+  k text := 'r' || floor(random() * 4)::int;
+  name text := model_name(cf);
+  v text := (ARRAY['a', 'z', 'é'])[1 + floor(random() * 3)::int] || repeat('x', floor(random() * 150)::int) || i;
+  ts bigint := floor(random() * 20);
+  r double precision := random();
 BEGIN
-  FOR i IN 1 .. n LOOP
-    cf := (ARRAY['Lng', 'Rev', 'Int', 'Comp'])[1 + floor(random() * 4)::int];
-    k := 'r' || floor(random() * 4)::int;
-    name := model_name(cf);
-    v := (ARRAY['a', 'z', 'é'])[1 + floor(random() * 3)::int] || repeat('x', floor(random() * 150)::int) || i;
-    ts := floor(random() * 20);
-    r := random();
-    IF r < 0.8 THEN
-      PERFORM cfstore.insert('Orders', cf, k, name, v, writetime => ts);
-      INSERT INTO model_ops (cf, key, name, kind, value, ts) VALUES (cf, k, name, 'ins', v, ts);
-    ELSIF r < 0.995 THEN
-      PERFORM cfstore.remove('Orders', cf, k, name, writetime => ts);
-      INSERT INTO model_ops (cf, key, name, kind, ts) VALUES (cf, k, name, 'del', ts);
-    ELSE
-      ts := floor(random() * 6);
-      PERFORM cfstore.remove('Orders', cf, k, writetime => ts);
-      INSERT INTO model_ops (cf, key, kind, ts) VALUES (cf, k, 'rowdel', ts);
-    END IF;
-  END LOOP;
-  RETURN (SELECT count(*) FROM model_ops);
+  IF r < 0.8 THEN
+    PERFORM cfstore.insert('Orders', cf, k, name, v, writetime => ts);
+    INSERT INTO model_ops (cf, key, name, kind, value, ts) VALUES (cf, k, name, 'ins', v, ts);
+  ELSIF r < 0.995 THEN
+    PERFORM cfstore.remove('Orders', cf, k, name, writetime => ts);
+    INSERT INTO model_ops (cf, key, name, kind, ts) VALUES (cf, k, name, 'del', ts);
+  ELSE
+    ts := floor(random() * 6);
+    PERFORM cfstore.remove('Orders', cf, k, writetime => ts);
+    INSERT INTO model_ops (cf, key, kind, ts) VALUES (cf, k, 'rowdel', ts);
+  END IF;
 END $$;
 
 SELECT setseed(0.23);
-SELECT model_orders_round(8000) > 7000 AS recorded;
+SELECT model_round('model_orders_op', 1, 8000) > 7000 AS recorded;
 -- two bounds per row, which need not be names there, lo before hi
 CREATE TABLE model_bounds AS
   SELECT cf, key, CASE WHEN model_ord(cf, a) <= model_ord(cf, b) THEN a ELSE b END AS lo,
@@ -92,17 +83,17 @@ SELECT cf, min(leaf_pages) > 3 AS several_leaves
   FROM unnest(ARRAY['Lng', 'Rev', 'Int', 'Comp']) cf, LATERAL cfstore.stats('Orders', cf) GROUP BY cf ORDER BY cf;
 
 -- Each read of each row, by cfstore (got) and by the model (want).
-CREATE FUNCTION model_orders_reads() RETURNS TABLE (what text, cf text, key text, got text, want text)
+CREATE FUNCTION model_orders_reads() RETURNS TABLE (what text, key text, got text, want text)
 LANGUAGE sql AS $$
   WITH live AS MATERIALIZED (SELECT *, model_ord(cf, name) AS ord FROM model_live)
-  SELECT 'whole', b.cf, b.key,
+  SELECT 'whole', b.cf || ' ' || b.key,
          (SELECT string_agg(model_line(NULL, s.column_name, s.value, s.writetime, s.ttl), ' ')
             FROM cfstore.get_slice('Orders', b.cf, b.key, count => 100000) s),
          (SELECT string_agg(model_line(NULL, m.name, m.value, m.ts, m.ttl), ' ' ORDER BY m.ord)
             FROM live m WHERE m.cf = b.cf AND m.key = b.key)
     FROM model_bounds b
   UNION ALL
-  SELECT 'last 13', b.cf, b.key,
+  SELECT 'last 13', b.cf || ' ' || b.key,
          (SELECT string_agg(model_line(NULL, s.column_name, s.value, s.writetime, s.ttl), ' ')
             FROM cfstore.get_slice('Orders', b.cf, b.key, reversed => true, count => 13) s),
          (SELECT string_agg(l, ' ' ORDER BY o DESC) FROM
@@ -110,7 +101,7 @@ LANGUAGE sql AS $$
                FROM live m WHERE m.cf = b.cf AND m.key = b.key ORDER BY m.ord DESC LIMIT 13) x)
     FROM model_bounds b
   UNION ALL
-  SELECT 'from lo, 17', b.cf, b.key,
+  SELECT 'from lo, 17', b.cf || ' ' || b.key,
          (SELECT string_agg(model_line(NULL, s.column_name, s.value, s.writetime, s.ttl), ' ')
             FROM cfstore.get_slice('Orders', b.cf, b.key, start => b.lo, count => 17) s),
          (SELECT string_agg(l, ' ' ORDER BY o) FROM
@@ -119,7 +110,7 @@ LANGUAGE sql AS $$
               ORDER BY m.ord LIMIT 17) x)
     FROM model_bounds b
   UNION ALL
-  SELECT 'lo to hi', b.cf, b.key,
+  SELECT 'lo to hi', b.cf || ' ' || b.key,
          (SELECT string_agg(model_line(NULL, s.column_name, s.value, s.writetime, s.ttl), ' ')
             FROM cfstore.get_slice('Orders', b.cf, b.key, start => b.lo, finish => b.hi, count => 100000) s),
          (SELECT string_agg(model_line(NULL, m.name, m.value, m.ts, m.ttl), ' ' ORDER BY m.ord)
@@ -127,7 +118,7 @@ LANGUAGE sql AS $$
              AND m.ord BETWEEN model_ord(b.cf, b.lo) AND model_ord(b.cf, b.hi))
     FROM model_bounds b
   UNION ALL
-  SELECT 'hi down to lo, 40', b.cf, b.key,
+  SELECT 'hi down to lo, 40', b.cf || ' ' || b.key,
          (SELECT string_agg(model_line(NULL, s.column_name, s.value, s.writetime, s.ttl), ' ')
             FROM cfstore.get_slice('Orders', b.cf, b.key, start => b.hi, finish => b.lo, reversed => true,
                                    count => 40) s),
@@ -138,36 +129,27 @@ LANGUAGE sql AS $$
               ORDER BY m.ord DESC LIMIT 40) x)
     FROM model_bounds b
   UNION ALL
-  SELECT 'count lo to hi', b.cf, b.key,
+  SELECT 'count lo to hi', b.cf || ' ' || b.key,
          cfstore.get_count('Orders', b.cf, b.key, start => b.lo, finish => b.hi)::text,
          (SELECT count(*) FROM live m WHERE m.cf = b.cf AND m.key = b.key
              AND m.ord BETWEEN model_ord(b.cf, b.lo) AND model_ord(b.cf, b.hi))::text
     FROM model_bounds b
 $$;
 
--- How many reads were compared, how many differ, and the first differences.
-CREATE FUNCTION model_orders_check(OUT reads bigint, OUT differ bigint, OUT first_differences text)
-LANGUAGE sql AS $$
-  WITH r AS (SELECT * FROM model_orders_reads())
-  SELECT count(*), count(*) FILTER (WHERE got IS DISTINCT FROM want),
-         (SELECT string_agg(format(E'%s %s %s\n  got  %s\n  want %s', what, cf, key, left(got, 400), left(want, 400)), E'\n')
-            FROM (SELECT * FROM r WHERE got IS DISTINCT FROM want ORDER BY what, cf, key LIMIT 3) d)
-    FROM r
-$$;
-
-SELECT * FROM model_orders_check();
+SELECT * FROM model_check('model_orders_reads');
 SELECT autovacuum_quiet();
 SELECT string_agg(format('%I.%I', n.nspname, c.relname), ', ') AS rels
   FROM unnest(ARRAY['Lng', 'Rev', 'Int', 'Comp']) cf, LATERAL (SELECT cfstore._storage_relation('Orders', cf)::regclass AS r) x
   JOIN pg_class c ON c.oid = x.r JOIN pg_namespace n ON n.oid = c.relnamespace \gset
 VACUUM :rels;
-SELECT * FROM model_orders_check();
+SELECT * FROM model_check('model_orders_reads');
 -- more writes into the compacted rows
-SELECT model_orders_round(4000) > 10000 AS recorded;
-SELECT * FROM model_orders_check();
+SELECT model_round('model_orders_op', 8001, 4000) > 10000 AS recorded;
+SELECT * FROM model_check('model_orders_reads');
 SELECT cf, cfstore.verify('Orders', cf) FROM unnest(ARRAY['Lng', 'Rev', 'Int', 'Comp']) cf ORDER BY cf;
 
-DROP FUNCTION model_orders_check(), model_orders_reads(), model_orders_round(integer), model_name(text);
+DROP FUNCTION model_check(text), model_orders_reads(), model_round(text, integer, integer),
+  model_orders_op(integer), model_name(text);
 DROP TABLE model_bounds;
 DROP VIEW model_live, model_counters;
 DROP FUNCTION model_ord(text, text), model_ord_long(bigint), model_signed(bytea),

@@ -53,9 +53,55 @@ CREATE VIEW model_counters AS
    WHERE kind = 'add' AND seq > greatest(coalesce(cdel, 0), coalesce(crowdel, 0))
    GROUP BY cf, key, name;
 
+-- n writes by op(i) for i from first on (op writes into cfstore and
+-- records in model_ops); one in ten inside a subtransaction, half of those
+-- rolled back, the record with the write.  Returns the records' count.
+CREATE FUNCTION model_round(op text, first integer, n integer) RETURNS bigint LANGUAGE plpgsql AS $$
+BEGIN
+  FOR i IN first .. first + n - 1 LOOP
+    IF random() < 0.1 THEN
+      BEGIN
+        EXECUTE format('SELECT %I($1)', op) USING i;
+        IF random() < 0.5 THEN
+          RAISE EXCEPTION 'rolled back';
+        END IF;
+      EXCEPTION WHEN raise_exception THEN NULL;
+      END;
+    ELSE
+      EXECUTE format('SELECT %I($1)', op) USING i;
+    END IF;
+  END LOOP;
+  RETURN (SELECT count(*) FROM model_ops);
+END $$;
+
 -- A cell as one line of text, the same for the model and for cfstore.
 CREATE FUNCTION model_line(sc text, name text, value text, ts bigint, ttl integer) RETURNS text
 LANGUAGE sql IMMUTABLE AS $$
   SELECT coalesce(sc || ':', '') || name || '=' || value || coalesce('@' || ts, '') || coalesce('/' || ttl, '')
 $$;
 
+
+-- Compare the reads a function returns as (what, key, got, want): how many,
+-- how many differ, and for the first three that differ the cells only one
+-- side has (or, if they have the same cells, both in their order).
+CREATE FUNCTION model_check(reads_function text, OUT reads bigint, OUT differ bigint,
+                            OUT first_differences text)
+LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE format($q$
+    WITH r AS (SELECT what, key, got, want FROM %I())
+    SELECT count(*), count(*) FILTER (WHERE got IS DISTINCT FROM want),
+           (SELECT string_agg(CASE WHEN only_got = '' AND only_want = ''
+                                   THEN format(E'%%s %%s: the same cells in another order\n  got  %%s\n  want %%s',
+                                               what, key, left(got, 400), left(want, 400))
+                                   ELSE format(E'%%s %%s\n  only cfstore: %%s\n  only model:   %%s',
+                                               what, key, left(only_got, 400), left(only_want, 400)) END, E'\n')
+              FROM (SELECT *,
+                           array_to_string(ARRAY(SELECT unnest(string_to_array(got, ' '))
+                                                 EXCEPT ALL SELECT unnest(string_to_array(want, ' '))), ' ') AS only_got,
+                           array_to_string(ARRAY(SELECT unnest(string_to_array(want, ' '))
+                                                 EXCEPT ALL SELECT unnest(string_to_array(got, ' '))), ' ') AS only_want
+                      FROM r WHERE got IS DISTINCT FROM want ORDER BY what, key LIMIT 3) d)
+      FROM r$q$, reads_function)
+    INTO reads, differ, first_differences;
+END $$;

@@ -144,15 +144,8 @@ SELECT 'Usr state = ' || st, '*',
   FROM unnest(ARRAY['CA', 'NY', 'TX', 'WA']) st
 $$;
 });
-# (a difference shows the cells only one side has, in a read's order)
-my $reads = q{SELECT count(*) || ' reads, differences: '
-  || coalesce(string_agg(format(E'%s %s\n  only cfstore: %s\n  only model:   %s', what, key,
-         left(array_to_string(ARRAY(SELECT unnest(string_to_array(got, ' '))
-                                    EXCEPT ALL SELECT unnest(string_to_array(want, ' '))), ' '), 600),
-         left(array_to_string(ARRAY(SELECT unnest(string_to_array(want, ' '))
-                                    EXCEPT ALL SELECT unnest(string_to_array(got, ' '))), ' '), 600)),
-         E'\n' ORDER BY what, key) FILTER (WHERE got IS DISTINCT FROM want), 'none')
-  FROM conc_reads()};
+my $reads = q{SELECT reads || ' reads, differences: ' || coalesce(first_differences, 'none')
+  FROM model_check('conc_reads')};
 my $agree = '45 reads, differences: none';
 
 $node->backup('bk');
