@@ -2,7 +2,8 @@
 -- (sql/include/model.sql): thousands of random INSERTs (single rows and
 -- INSERT ... SELECT batches, with TTLs), UPDATEs of value and writetime,
 -- UPDATEs that move a cell to another name or row, and DELETEs of a cell,
--- of a name range and of a whole row, each recorded from what it RETURNs.
+-- of a name range and of a whole row, each recorded from what it RETURNs
+-- (some rolled back in a subtransaction, with their records).
 -- Then every row is read through the function API and through the foreign
 -- table and compared with the model, before and after VACUUM.  A DELETE
 -- writes its tombstones at now, later than every timestamp written here,
