@@ -49,10 +49,10 @@
  * (cfoverflow.c, "Reclaiming").  A split a crash left unfinished (a page
  * flagged INCOMPLETE_SPLIT, its right sibling without a downlink) is
  * finished after the pass, as an insert passing the page would finish it,
- * so that after a crash one VACUUM leaves a tree verify accepts.  A standby applies
- * the rebuild without a recovery conflict (Generic WAL carries no
- * horizon), so queries on a standby that need removed versions require
- * hot_standby_feedback.
+ * so that after a crash one VACUUM leaves a tree verify accepts.  A
+ * standby applies the rebuild without a recovery conflict (Generic WAL
+ * carries no horizon), so queries on a standby that need removed versions
+ * require hot_standby_feedback.
  *
  *-------------------------------------------------------------------------
  */
