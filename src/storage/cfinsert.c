@@ -26,6 +26,7 @@
  */
 #include "postgres.h"
 
+#include "access/transam.h"
 #include "access/xloginsert.h"
 #include "miscadmin.h"
 #include "storage/indexfsm.h"
@@ -482,7 +483,8 @@ page_capacity(Size hikey_len)
  * then items.  The page keeps its LSN: page is the Generic WAL image of a
  * page being rebuilt, and GenericXLogFinish installs the image before
  * XLogInsert looks at the page's LSN, so an LSN cleared here would make
- * every rebuild log a full page image instead of its changes.
+ * every rebuild log a full page image instead of its changes.  It keeps
+ * its standby horizon (pd_prune_xid, see "Standbys" in cfvacuum.c) too.
  */
 void
 cfBuildPage(Page page, const CfPageOpaqueData *opaque, const char *hikey, Size hikey_len,
@@ -490,9 +492,11 @@ cfBuildPage(Page page, const CfPageOpaqueData *opaque, const char *hikey, Size h
 {
 	CfPageOpaque op;
 	XLogRecPtr	lsn = PageGetLSN(page);
+	TransactionId horizon = ((PageHeader) page)->pd_prune_xid;
 
 	cfPageInit(page, opaque->level, opaque->flags);
 	PageSetLSN(page, lsn);
+	((PageHeader) page)->pd_prune_xid = horizon;
 	op = CfPageGetOpaque(page);
 	op->left = opaque->left;
 	op->right = opaque->right;
@@ -530,9 +534,12 @@ cfItemsFitPage(Page page, const CfItem *items, int n)
  * Rebuild the page in buf (exclusively locked) with items, keeping its
  * opaque data and high key, in one WAL record that also clears child's
  * INCOMPLETE_SPLIT flag if child is valid.  Items may point into the page.
+ * horizon: the page's new standby horizon (see "Standbys" in cfvacuum.c),
+ * or NULL to keep it.
  */
 void
-cfRebuildPage(Relation rel, Buffer buf, Buffer child, const CfItem *items, int n)
+cfRebuildPage(Relation rel, Buffer buf, Buffer child, const CfItem *items, int n,
+			  const TransactionId *horizon)
 {
 	Page		page = BufferGetPage(buf);
 	CfPageOpaqueData keep = *CfPageGetOpaque(page);
@@ -558,6 +565,8 @@ cfRebuildPage(Relation rel, Buffer buf, Buffer child, const CfItem *items, int n
 	}
 	gpage = GenericXLogRegisterBuffer(state, buf, 0);
 	cfBuildPage(gpage, &keep, hikey, hikey_len, items, n);
+	if (horizon)
+		((PageHeader) gpage)->pd_prune_xid = *horizon;
 	GenericXLogFinish(state);
 }
 
@@ -728,6 +737,7 @@ rewrite_page(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
 	BlockNumber rblk;
 	CfItem	   *ritems;
 	int			nright;
+	TransactionId rhorizon;
 	MemoryContext tmp = CurrentMemoryContext;
 
 	if (!CfPageIsRightmost(op))
@@ -742,7 +752,7 @@ rewrite_page(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
 	if (items_space(items, n) <= page_capacity(hikey_len))
 	{
 		/* it fits once compacted: rebuild the page in one record */
-		cfRebuildPage(rel, buf, child, items, n);
+		cfRebuildPage(rel, buf, child, items, n, NULL);
 		return;
 	}
 
@@ -784,6 +794,14 @@ rewrite_page(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
 
 	rbuf = cfNewPage(rel);
 	rblk = BufferGetBlockNumber(rbuf);
+	/*
+	 * The right half's standby horizon: the left's, for the cells it takes
+	 * over; and a page freed and used again is new to no snapshot older
+	 * than now, which may still hold a pointer to what it was.
+	 */
+	rhorizon = ((PageHeader) page)->pd_prune_xid;
+	if (!PageIsNew(BufferGetPage(rbuf)))
+		rhorizon = ReadNextTransactionId();
 	if (leaf && !CfPageIsRightmost(op))
 	{
 		obuf = ReadBuffer(rel, op->right);
@@ -811,6 +829,7 @@ rewrite_page(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
 		Page		rpage = GenericXLogRegisterBuffer(state, rbuf, GENERIC_XLOG_FULL_IMAGE);
 
 		cfBuildPage(rpage, &rop, hikey, hikey_len, ritems, nright);
+		((PageHeader) rpage)->pd_prune_xid = rhorizon;
 	}
 	if (BufferIsValid(obuf))
 	{

@@ -37,10 +37,13 @@
  */
 #include "postgres.h"
 
+#include "access/transam.h"
+#include "access/xlog.h"
 #include "datatype/timestamp.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "utils/memutils.h"
+#include "utils/snapmgr.h"
 #include "utils/timestamp.h"
 
 #include "storage/cfstorage.h"
@@ -468,7 +471,51 @@ typedef struct CfWalk
 	CfKey		lowkey;
 	CfLeftLeaf	left;			/* the landing page's left neighbour, as the descent saw it */
 	uint64		pages;			/* pages read */
+	Snapshot	horizon;		/* on a standby: the snapshot leaves' horizons are checked against */
 } CfWalk;
+
+/*
+ * The snapshot whose reads must check the standby horizons of the leaves
+ * (see "Standbys" in cfvacuum.c), or NULL: an MVCC snapshot on a standby.
+ */
+static Snapshot
+horizon_snapshot(Snapshot snapshot)
+{
+	if (snapshot != NULL && snapshot->snapshot_type == SNAPSHOT_MVCC && RecoveryInProgress())
+		return snapshot;
+	return NULL;
+}
+
+/*
+ * For a read with snapshot (from horizon_snapshot), of a page reached as a
+ * leaf: raise if VACUUM on the primary removed versions from it that the
+ * snapshot may still need (the snapshot is older than the page's
+ * horizon), or if it is not a leaf any more (freed after an unlink no
+ * snapshot of the primary could see, and perhaps used again).
+ */
+static void
+check_horizon(Relation rel, Page page, Snapshot snapshot)
+{
+	TransactionId horizon = ((PageHeader) page)->pd_prune_xid;
+
+	if (snapshot == NULL)
+		return;
+	if (!CfPageIsCfstore(page) || !(CfPageGetOpaque(page)->flags & CF_PAGE_LEAF) ||
+		CfPageGetOpaque(page)->level != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+				 errmsg("canceling statement due to conflict with recovery"),
+				 errdetail("VACUUM on the primary freed a page of cfstore table \"%s\" that the query was reading.",
+						   RelationGetRelationName(rel)),
+				 errhint("Set hot_standby_feedback = on on the standby to keep it.")));
+	if (TransactionIdIsNormal(horizon) && TransactionIdPrecedes(snapshot->xmin, horizon))
+		ereport(ERROR,
+				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+				 errmsg("canceling statement due to conflict with recovery"),
+				 errdetail("VACUUM on the primary removed cell versions of cfstore table \"%s\" that the query's snapshot might need.",
+						   RelationGetRelationName(rel)),
+				 errhint("Set hot_standby_feedback = on on the standby to keep them.")));
+}
 
 /*
  * Set up a walk from start (NULL: the first or last key).  The walk
@@ -479,12 +526,13 @@ typedef struct CfWalk
  */
 static void
 walk_init(CfWalk *w, Relation rel, CfRelInfo *info, const CfKey *start, bool backward,
-		  MemoryContext pagecxt, MemoryContext keycxt)
+		  MemoryContext pagecxt, MemoryContext keycxt, Snapshot snapshot)
 {
 	memset(w, 0, sizeof(*w));
 	w->rel = rel;
 	w->info = info;
 	w->backward = backward;
+	w->horizon = horizon_snapshot(snapshot);
 	if (start)
 	{
 		w->start = *start;
@@ -640,6 +688,8 @@ walk_step(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn resol
 
 	w->pages++;
 	op = CfPageGetOpaque(BufferGetPage(buf));
+	if (unlikely(w->horizon != NULL))
+		check_horizon(w->rel, BufferGetPage(buf), w->horizon);
 	stopped = scan_page(w->rel, w->info, buf, from, w->backward, fn, arg, w->pagecxt);
 	if (w->backward)
 	{
@@ -1440,6 +1490,8 @@ page_markers(CfSliceState *s, Buffer buf, bytea *sc, const CfKey *pos)
 	CfRunOpens	opens = CF_RUN_OTHER;
 	CfMarkerScan m;
 
+	check_horizon(s->rel, page, horizon_snapshot(s->snapshot));
+
 	m.s = s;
 	m.sc = sc;
 	m.del = CF_NO_DELETION;
@@ -1491,7 +1543,7 @@ read_markers(CfSliceState *s, bytea *sc, BlockNumber blkno, BlockNumber left)
 	m.del = CF_NO_DELETION;
 	m.ended = false;
 	marker_position(s, sc, &pos);
-	walk_init(&w, s->rel, s->info, &pos, false, s->pagecxt, s->cxt);
+	walk_init(&w, s->rel, s->info, &pos, false, s->pagecxt, s->cxt, s->snapshot);
 	old = MemoryContextSwitchTo(s->pagecxt);
 	for (int i = 0; i < CF_MARKER_LEFT_PAGES && left != InvalidBlockNumber; i++)
 	{
@@ -1501,6 +1553,7 @@ read_markers(CfSliceState *s, bytea *sc, BlockNumber blkno, BlockNumber left)
 
 		buf = walk_left(&w, blkno, left);
 		page = BufferGetPage(buf);
+		check_horizon(s->rel, page, w.horizon);
 		op = CfPageGetOpaque(page);
 		first = CfPageFirstData(op);
 		if (op->left == InvalidBlockNumber ||
@@ -1700,7 +1753,7 @@ cfSliceBegin(Relation rel, const CfSliceSpec *spec, Snapshot snapshot)
 	if (s->count <= 0)
 		s->done = true;
 	slice_start(s, &pos);
-	walk_init(&s->walk, rel, s->info, &pos, s->backward, s->pagecxt, s->cxt);
+	walk_init(&s->walk, rel, s->info, &pos, s->backward, s->pagecxt, s->cxt, snapshot);
 	MemoryContextSwitchTo(old);
 	return s;
 }
@@ -1773,7 +1826,7 @@ cfScanBegin(Relation rel, Snapshot snapshot)
 
 	scan->s = state_create(rel, snapshot, CF_READ_SCAN, false);
 	old = MemoryContextSwitchTo(scan->s->cxt);
-	walk_init(&scan->s->walk, rel, scan->s->info, NULL, false, scan->s->pagecxt, scan->s->cxt);
+	walk_init(&scan->s->walk, rel, scan->s->info, NULL, false, scan->s->pagecxt, scan->s->cxt, snapshot);
 	scan->s->markers_known = true;
 	MemoryContextSwitchTo(old);
 	return scan;
@@ -1858,7 +1911,9 @@ cfNextRowKeys(Relation rel, const bytea *from, bool inclusive, bytea **keys, int
 		pos.nparts = 1;
 		pos.bound = inclusive ? -1 : 1;
 	}
-	walk_init(&w, rel, cfRelInfo(rel), from != NULL ? &pos : NULL, false, pagecxt, cxt);
+	/* a row whose versions VACUUM removed is a row a key listing misses */
+	walk_init(&w, rel, cfRelInfo(rel), from != NULL ? &pos : NULL, false, pagecxt, cxt,
+			  ActiveSnapshotSet() ? GetActiveSnapshot() : NULL);
 	while (rk.n == 0 && walk_step(&w, rowkey_feed, &rk, NULL, NULL))
 		CHECK_FOR_INTERRUPTS();
 	MemoryContextSwitchTo(caller);

@@ -343,7 +343,8 @@ extern void cfBuildPage(Page page, const CfPageOpaqueData *opaque, const char *h
 						const CfItem *items, int n);
 extern CfItem *cfPageItems(Page page, int *n);
 extern bool cfItemsFitPage(Page page, const CfItem *items, int n);
-extern void cfRebuildPage(Relation rel, Buffer buf, Buffer child, const CfItem *items, int n);
+extern void cfRebuildPage(Relation rel, Buffer buf, Buffer child, const CfItem *items, int n,
+						  const TransactionId *horizon);
 extern Buffer cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 						CfStack **stack, CfKey *lowkey, MemoryContext lowcxt);
 extern Buffer cfMoveRight(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *key, int lockmode);

@@ -49,10 +49,22 @@
  * (cfoverflow.c, "Reclaiming").  A split a crash left unfinished (a page
  * flagged INCOMPLETE_SPLIT, its right sibling without a downlink) is
  * finished after the pass, as an insert passing the page would finish it,
- * so that after a crash one VACUUM leaves a tree verify accepts.  A
- * standby applies the rebuild without a recovery conflict (Generic WAL
- * carries no horizon), so queries on a standby that need removed versions
- * require hot_standby_feedback.
+ * so that after a crash one VACUUM leaves a tree verify accepts.
+ *
+ * Standbys.  Generic WAL carries no conflict horizon, so a standby replays
+ * a rebuild that removes versions without cancelling the queries that may
+ * still need them, as it would for heap's pruning.  Instead the rebuild
+ * stamps the leaf with the horizon it removed under (pd_prune_xid: the
+ * oldest xmin; only snapshots older than that may need what went), a
+ * reader on a standby whose snapshot is older than a leaf's stamp raises
+ * rather than answer without the versions (cfslice.c), and the stamp goes
+ * with the cells: a rebuild keeps it, a split gives it to both halves.  A
+ * leaf that a split makes of a page freed earlier is stamped with the next
+ * transaction id, for the snapshots that may still hold a pointer to what
+ * the page was.  With hot_standby_feedback the oldest xmin covers the
+ * standby's snapshots and no query is cancelled.  A stamp older than the
+ * freeze limit is cleared, as the xmins of cells are frozen, so that no
+ * stamp is left to look newer than it is after the transaction ids wrap.
  *
  *-------------------------------------------------------------------------
  */
@@ -555,6 +567,23 @@ run_has_long(const CfRun *run)
 	return false;
 }
 
+/*
+ * The standby horizon of a leaf after a rebuild (see "Standbys" above):
+ * the oldest xmin if versions went, the later of that and the old one;
+ * cleared if it is older than the freeze limit; else as it was.
+ */
+static TransactionId
+rebuilt_horizon(CfVacuum *v, Page page, bool removed)
+{
+	TransactionId horizon = ((PageHeader) page)->pd_prune_xid;
+
+	if (TransactionIdIsNormal(horizon) && TransactionIdPrecedes(horizon, v->freeze_limit))
+		horizon = InvalidTransactionId;
+	if (removed && (!TransactionIdIsNormal(horizon) || TransactionIdPrecedes(horizon, v->oldest_xmin)))
+		horizon = v->oldest_xmin;
+	return horizon;
+}
+
 /* Compact the leaf page in buf (exclusively locked), rebuilding it if anything changed. */
 static void
 vacuum_page(CfVacuum *v, Buffer buf, BufferAccessStrategy strategy, MemoryContext cxt)
@@ -567,6 +596,8 @@ vacuum_page(CfVacuum *v, Buffer buf, BufferAccessStrategy strategy, MemoryContex
 	int			n = 0,
 				cap;
 	bool		changed = false;
+	double		removed_before = v->removed;
+	TransactionId horizon;
 	MemoryContext old;
 
 	v->pages++;
@@ -658,8 +689,12 @@ vacuum_page(CfVacuum *v, Buffer buf, BufferAccessStrategy strategy, MemoryContex
 		v->deferred = NIL;
 		changed = false;
 	}
+	/* an old horizon goes even if nothing else changes */
+	horizon = rebuilt_horizon(v, page, v->removed > removed_before);
+	if (horizon != ((PageHeader) page)->pd_prune_xid && cfItemsFitPage(page, items, n))
+		changed = true;
 	if (changed)
-		cfRebuildPage(v->rel, buf, InvalidBuffer, items, n);
+		cfRebuildPage(v->rel, buf, InvalidBuffer, items, n, &horizon);
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(cxt);
 }
@@ -677,6 +712,7 @@ remove_deferred(CfVacuum *v, const CfKey *key, MemoryContext cxt)
 	CfItem	   *items;
 	int			n,
 				target = -1;
+	TransactionId horizon;
 
 	if (!BufferIsValid(buf))
 	{
@@ -732,7 +768,8 @@ remove_deferred(CfVacuum *v, const CfKey *key, MemoryContext cxt)
 				items[target].data = palloc(items[target].len);
 				cfRunEncode(&run, items[target].data);
 			}
-			cfRebuildPage(v->rel, buf, InvalidBuffer, items, n);
+			horizon = rebuilt_horizon(v, page, true);
+			cfRebuildPage(v->rel, buf, InvalidBuffer, items, n, &horizon);
 		}
 	}
 	UnlockReleaseBuffer(buf);
