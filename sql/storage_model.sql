@@ -1,6 +1,6 @@
 -- Every read agrees with an independent model of Cassandra's rules
 -- (cassandra-semantics.md §4 to §8.2).  Thousands of random writes go both
--- into three column families and into a plain table of operations; the
+-- into four column families and into a plain table of operations; the
 -- model derives from that table alone, in SQL, which cells must be live:
 -- the highest timestamp wins, a tombstone (or an expired TTL cell) wins a
 -- tie, between two live values the bigger wins under signed byte order, a
@@ -24,6 +24,9 @@ SELECT cfstore.create_column_family('Model', 'Sup', column_type => 'Super', comp
          default_validation_class => 'UTF8Type');
 SELECT cfstore.create_column_family('Model', 'Cnt', comparator => 'UTF8Type',
          key_validation_class => 'UTF8Type', default_validation_class => 'CounterColumnType');
+SELECT cfstore.create_column_family('Model', 'SCnt', column_type => 'Super', comparator => 'UTF8Type',
+         subcomparator => 'UTF8Type', key_validation_class => 'UTF8Type',
+         default_validation_class => 'CounterColumnType');
 CREATE FOREIGN TABLE model_std (key text COLLATE "C" NOT NULL, column_name text COLLATE "C" NOT NULL,
     value text, writetime bigint, ttl integer)
   SERVER cfstore OPTIONS (keyspace 'Model', column_family 'Std');
@@ -82,17 +85,32 @@ BEGIN
     ts := floor(random() * 12);
     PERFORM cfstore.remove('Model', 'Sup', k, writetime => ts);
     INSERT INTO model_ops (cf, key, kind, ts) VALUES ('Sup', k, 'rowdel', ts);
-  ELSIF r < 0.91 THEN
+  ELSIF r < 0.87 THEN
     n := 'n' || floor(random() * 8)::int;
     PERFORM cfstore.add('Model', 'Cnt', k, n, d);
     INSERT INTO model_ops (cf, key, name, kind, value) VALUES ('Cnt', k, n, 'add', d);
-  ELSIF r < 0.93 THEN
+  ELSIF r < 0.88 THEN
     n := 'n' || floor(random() * 8)::int;
     PERFORM cfstore.remove_counter('Model', 'Cnt', k, n);
     INSERT INTO model_ops (cf, key, name, kind) VALUES ('Cnt', k, n, 'cdel');
-  ELSIF r < 0.932 THEN
+  ELSIF r < 0.881 THEN
     PERFORM cfstore.remove_counter('Model', 'Cnt', k);
     INSERT INTO model_ops (cf, key, kind) VALUES ('Cnt', k, 'crowdel');
+  -- counters in super columns
+  ELSIF r < 0.92 THEN
+    n := 'n' || floor(random() * 4)::int;
+    PERFORM cfstore.add('Model', 'SCnt', k, n, d, super_column => sc);
+    INSERT INTO model_ops (cf, key, sc, name, kind, value) VALUES ('SCnt', k, sc, n, 'add', d);
+  ELSIF r < 0.927 THEN
+    n := 'n' || floor(random() * 4)::int;
+    PERFORM cfstore.remove_counter('Model', 'SCnt', k, n, super_column => sc);
+    INSERT INTO model_ops (cf, key, sc, name, kind) VALUES ('SCnt', k, sc, n, 'cdel');
+  ELSIF r < 0.931 THEN
+    PERFORM cfstore.remove_counter('Model', 'SCnt', k, super_column => sc);
+    INSERT INTO model_ops (cf, key, sc, kind) VALUES ('SCnt', k, sc, 'cscdel');
+  ELSIF r < 0.932 THEN
+    PERFORM cfstore.remove_counter('Model', 'SCnt', k);
+    INSERT INTO model_ops (cf, key, kind) VALUES ('SCnt', k, 'crowdel');
   ELSE
     -- a batch on one row: a column, a deletion by name, and sometimes the
     -- row's deletion too, in any order (timestamps decide)
@@ -268,6 +286,24 @@ LANGUAGE sql AS $$
          (SELECT count(*) FROM model_counters c WHERE c.cf = 'Cnt' AND c.key = k.key)::text
     FROM keys k
   UNION ALL
+  SELECT 'scnt whole', k.key,
+         (SELECT string_agg(s.super_column || ':' || s.column_name || '=' || s.value, ' ')
+            FROM cfstore.get_slice('Model', 'SCnt', k.key) s),
+         (SELECT string_agg(c.sc || ':' || c.name || '=' || c.total, ' ' ORDER BY c.sc, c.name)
+            FROM model_counters c WHERE c.cf = 'SCnt' AND c.key = k.key)
+    FROM keys k
+  UNION ALL
+  SELECT 'scnt s3, reversed', k.key,
+         (SELECT string_agg(s.column_name || '=' || s.value, ' ')
+            FROM cfstore.get_slice('Model', 'SCnt', k.key, reversed => true, super_column => 's3') s),
+         (SELECT string_agg(c.name || '=' || c.total, ' ' ORDER BY c.name DESC)
+            FROM model_counters c WHERE c.cf = 'SCnt' AND c.key = k.key AND c.sc = 's3')
+    FROM keys k
+  UNION ALL
+  SELECT 'scnt count', k.key, cfstore.get_count('Model', 'SCnt', k.key)::text,
+         (SELECT count(DISTINCT c.sc) FROM model_counters c WHERE c.cf = 'SCnt' AND c.key = k.key)::text
+    FROM keys k
+  UNION ALL
   -- rows in byte order from a start key that is not a row; a row with
   -- nothing live in the column range neither appears nor counts
   SELECT 'std range from r15x, 5 rows, 4 columns from c040', '*',
@@ -321,27 +357,31 @@ SELECT autovacuum_quiet();
 SELECT cfstore._storage_relation('Model', 'Std') AS std_rel \gset
 SELECT cfstore._storage_relation('Model', 'Sup') AS sup_rel \gset
 SELECT cfstore._storage_relation('Model', 'Cnt') AS cnt_rel \gset
-VACUUM :std_rel, :sup_rel, :cnt_rel;
+SELECT cfstore._storage_relation('Model', 'SCnt') AS scnt_rel \gset
+VACUUM :std_rel, :sup_rel, :cnt_rel, :scnt_rel;
 SELECT * FROM model_check('model_reads');
-SELECT cfstore.verify('Model', 'Std'), cfstore.verify('Model', 'Sup'), cfstore.verify('Model', 'Cnt');
+SELECT cfstore.verify('Model', 'Std'), cfstore.verify('Model', 'Sup'), cfstore.verify('Model', 'Cnt'),
+       cfstore.verify('Model', 'SCnt');
 
 -- round 2: more writes into compacted rows
 SELECT model_round('model_op', 6001, 6000) > 10000 AS recorded;
 SELECT pg_sleep(2.1);
 SELECT * FROM model_check('model_reads');
 SELECT autovacuum_quiet();
-VACUUM :std_rel, :sup_rel, :cnt_rel;
+VACUUM :std_rel, :sup_rel, :cnt_rel, :scnt_rel;
 SELECT * FROM model_check('model_reads');
-SELECT cfstore.verify('Model', 'Std'), cfstore.verify('Model', 'Sup'), cfstore.verify('Model', 'Cnt');
+SELECT cfstore.verify('Model', 'Std'), cfstore.verify('Model', 'Sup'), cfstore.verify('Model', 'Cnt'),
+       cfstore.verify('Model', 'SCnt');
 
 -- round 3: and again, then VACUUM FREEZE
 SELECT model_round('model_op', 12001, 6000) > 15000 AS recorded;
 SELECT pg_sleep(2.1);
 SELECT * FROM model_check('model_reads');
 SELECT autovacuum_quiet();
-VACUUM (FREEZE) :std_rel, :sup_rel, :cnt_rel;
+VACUUM (FREEZE) :std_rel, :sup_rel, :cnt_rel, :scnt_rel;
 SELECT * FROM model_check('model_reads');
-SELECT cfstore.verify('Model', 'Std'), cfstore.verify('Model', 'Sup'), cfstore.verify('Model', 'Cnt');
+SELECT cfstore.verify('Model', 'Std'), cfstore.verify('Model', 'Sup'), cfstore.verify('Model', 'Cnt'),
+       cfstore.verify('Model', 'SCnt');
 
 DROP FOREIGN TABLE model_std;
 DROP FUNCTION model_check(text), model_reads(), model_line(text, text, text, bigint, integer),

@@ -4,7 +4,8 @@
 -- session) and TAP 010 (the same from several sessions at once).
 
 -- What was written: kind is ins, del (a column or subcolumn), scdel, rowdel,
--- add or cdel (a counter column) or crowdel (a counter row).  A TTL of 1
+-- add, or cdel, cscdel and crowdel (a counter column, super column or row
+-- removed).  A TTL of 1
 -- stands for a cell that has expired when the model is read (the tests wait
 -- 2 s first); any other TTL for one that has not.  vbytes: the value's
 -- bytes where they are not its UTF-8 text (a LongType value's eight).
@@ -40,18 +41,19 @@ CREATE VIEW model_live AS
    WHERE NOT w.dead AND w.ts > coalesce(r.ts, -1) AND w.ts > coalesce(d.ts, -1);
 
 -- The model's counters (§7): the sum of the increments after the last
--- removal of the column or its row (in one session, the order of the
--- writes is the order of their server timestamps).
+-- removal of the column, its super column or its row (in one session, the
+-- order of the writes is the order of their server timestamps).
 CREATE VIEW model_counters AS
   WITH o AS (
-    SELECT cf, key, name, kind, seq, value,
-           max(seq) FILTER (WHERE kind = 'cdel') OVER (PARTITION BY cf, key, name) AS cdel,
+    SELECT cf, key, sc, name, kind, seq, value,
+           max(seq) FILTER (WHERE kind = 'cdel') OVER (PARTITION BY cf, key, sc, name) AS cdel,
+           max(seq) FILTER (WHERE kind = 'cscdel') OVER (PARTITION BY cf, key, sc) AS cscdel,
            max(seq) FILTER (WHERE kind = 'crowdel') OVER (PARTITION BY cf, key) AS crowdel
-      FROM model_ops WHERE kind IN ('add', 'cdel', 'crowdel'))
-  SELECT cf, key, name, sum(value::bigint) AS total
+      FROM model_ops WHERE kind IN ('add', 'cdel', 'cscdel', 'crowdel'))
+  SELECT cf, key, sc, name, sum(value::bigint) AS total
     FROM o
-   WHERE kind = 'add' AND seq > greatest(coalesce(cdel, 0), coalesce(crowdel, 0))
-   GROUP BY cf, key, name;
+   WHERE kind = 'add' AND seq > greatest(coalesce(cdel, 0), coalesce(cscdel, 0), coalesce(crowdel, 0))
+   GROUP BY cf, key, sc, name;
 
 -- n writes by op(i) for i from first on (op writes into cfstore and
 -- records in model_ops); one in ten inside a subtransaction, half of those
