@@ -59,8 +59,17 @@ DECLARE
   ts bigint := floor(random() * 25)::bigint;
   d bigint := floor(random() * 100)::bigint - 30;
   m jsonb;
+  rlo text;
+  rhi text;
+  rts bigint;
 BEGIN
   n := 'c' || lpad(floor(random() * 100)::int::text, 3, '0');
+  -- names c050 and up never expire within a second: a batch's range
+  -- deletion there tombstones what is live when it runs, which the model
+  -- can tell without the clock
+  IF n >= 'c050' AND ttl = 1 THEN
+    ttl := NULL;
+  END IF;
   IF r < 0.40 THEN
     PERFORM cfstore.insert('Model', 'Std', k, n, v, writetime => ts, ttl => ttl);
     INSERT INTO model_ops (cf, key, name, kind, value, ts, ttl) VALUES ('Std', k, n, 'ins', v, ts, ttl);
@@ -124,6 +133,15 @@ BEGIN
     IF random() < 0.05 THEN
       m := jsonb_build_array(jsonb_build_object('deletion', jsonb_build_object('timestamp', ts))) || m;
     END IF;
+    -- and sometimes a range of names, placed first: it acts after the rest
+    -- of the batch, on the columns then live in the range (sql-api.md §4)
+    rlo := 'c' || lpad((50 + floor(random() * 40))::int::text, 3, '0');
+    rhi := 'c' || lpad((substr(rlo, 2)::int + 10)::text, 3, '0');
+    rts := floor(random() * 25);
+    IF random() < 0.3 THEN
+      m := jsonb_build_array(jsonb_build_object('deletion', jsonb_build_object('timestamp', rts,
+             'predicate', jsonb_build_object('slice_range', jsonb_build_object('start', rlo, 'finish', rhi))))) || m;
+    END IF;
     PERFORM cfstore.batch_mutate('Model', jsonb_build_object(k, jsonb_build_object('Std', m)));
     INSERT INTO model_ops (cf, key, name, kind, value, ts, ttl)
       SELECT 'Std', k, e -> 'column' ->> 'name', 'ins', e -> 'column' ->> 'value',
@@ -133,7 +151,14 @@ BEGIN
       SELECT 'Std', k, e -> 'deletion' -> 'predicate' -> 'column_names' ->> 0,
              CASE WHEN e -> 'deletion' ? 'predicate' THEN 'del' ELSE 'rowdel' END, NULL,
              (e -> 'deletion' ->> 'timestamp')::bigint, NULL
-        FROM jsonb_array_elements(m) e WHERE e ? 'deletion';
+        FROM jsonb_array_elements(m) e
+       WHERE e ? 'deletion' AND NOT coalesce(e -> 'deletion' -> 'predicate' ? 'slice_range', false);
+    IF m @> jsonb_build_array(jsonb_build_object('deletion', jsonb_build_object('timestamp', rts,
+             'predicate', jsonb_build_object('slice_range', jsonb_build_object('start', rlo, 'finish', rhi))))) THEN
+      INSERT INTO model_ops (cf, key, name, kind, ts)
+        SELECT 'Std', k, l.name, 'del', rts FROM model_live l
+         WHERE l.cf = 'Std' AND l.key = k AND l.name BETWEEN rlo AND rhi;
+    END IF;
   END IF;
 END $$;
 
