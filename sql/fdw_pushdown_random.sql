@@ -4,7 +4,8 @@
 -- itself from all the rows: 400 random queries over composite names
 -- (UTF8Type, LongType), a ReversedType comparator and a Super column
 -- family, alone and as the inner side of a LATERAL join, each run on the
--- foreign table and on a plain copy of its rows, and compared.
+-- foreign table and on a plain copy of its rows, and compared; and a
+-- TimeUUID timeline read through a prepared statement's generic plan.
 \set VERBOSITY terse
 SET search_path = public, cfstore;
 
@@ -40,6 +41,15 @@ INSERT INTO fdw_rnd.sup
   SELECT 'k' || floor(random() * 4)::int, 's' || floor(random() * 12)::int, floor(random() * 41)::bigint - 20,
          repeat('u', floor(random() * 60)::int) || i, 1
     FROM generate_series(1, 2000) i;
+SELECT cfstore.create_column_family('FdwRnd', 'Tl', comparator => 'TimeUUIDType',
+         key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type');
+CREATE FOREIGN TABLE fdw_rnd.tl (key text COLLATE "C" NOT NULL, column_name cfstore.timeuuid NOT NULL,
+    value text, writetime bigint, ttl integer)
+  SERVER cfstore OPTIONS (keyspace 'FdwRnd', column_family 'Tl');
+INSERT INTO fdw_rnd.tl
+  SELECT 'u' || (i % 7), cfstore.min_timeuuid('2021-01-01 UTC'::timestamptz + (i * 7919 % 3000) * interval '1 s'),
+         'tweet ' || i, 1
+    FROM generate_series(1, 3000) i;
 SELECT count(*) > 1000 AS comp_cells FROM fdw_rnd.comp;
 SELECT leaf_pages > 8 AS comp_spans_pages FROM cfstore.stats('FdwRnd', 'Comp');
 
@@ -47,6 +57,7 @@ SELECT leaf_pages > 8 AS comp_spans_pages FROM cfstore.stats('FdwRnd', 'Comp');
 CREATE TABLE comp_copy AS SELECT key, column1, column2, value FROM fdw_rnd.comp;
 CREATE TABLE rev_copy AS SELECT key, column_name, value FROM fdw_rnd.rev;
 CREATE TABLE sup_copy AS SELECT key, super_column, column_name, value FROM fdw_rnd.sup;
+CREATE TABLE tl_copy AS SELECT key, column_name, value FROM fdw_rnd.tl;
 SELECT (SELECT count(*) FROM comp_copy) = (SELECT count(*) FROM cfstore.get_range_slices('FdwRnd', 'Comp', key_count => 100, count => 100000)) AS same_cells;
 
 -- A random query on each: a key (or a list), a predicate on the names, an
@@ -146,6 +157,45 @@ SELECT count(*) AS differing_queries FROM fdw_rnd_compare(400);
 SELECT * FROM fdw_rnd_compare(400) LIMIT 3;
 
 DROP FUNCTION fdw_rnd_compare(integer);
-DROP TABLE comp_copy, rev_copy, sup_copy;
+-- a prepared statement's generic plan: the key and the bound are parameters
+SET plan_cache_mode = force_generic_plan;
+PREPARE tl_page(text, cfstore.timeuuid, integer) AS
+  SELECT string_agg(column_name::text || '=' || value, ' ' ORDER BY ord) FROM (SELECT *, row_number() OVER () AS ord
+    FROM (SELECT column_name, value FROM fdw_rnd.tl WHERE key = $1 AND column_name < $2
+           ORDER BY column_name DESC LIMIT $3) s) t;
+PREPARE tl_page_copy(text, cfstore.timeuuid, integer) AS
+  SELECT string_agg(column_name::text || '=' || value, ' ' ORDER BY ord) FROM (SELECT *, row_number() OVER () AS ord
+    FROM (SELECT column_name, value FROM tl_copy WHERE key = $1 AND column_name < $2
+           ORDER BY column_name DESC LIMIT $3) s) t;
+EXPLAIN (COSTS OFF) EXECUTE tl_page('u1', cfstore.min_timeuuid('2021-01-01 00:20 UTC'), 10);
+CREATE FUNCTION fdw_rnd_pages(n integer, OUT differ bigint, OUT with_cells bigint) LANGUAGE plpgsql AS $$
+DECLARE
+  k text;
+  b cfstore.timeuuid;
+  lim integer;
+  f text;
+  c text;
+BEGIN
+  differ := 0;
+  with_cells := 0;
+  FOR i IN 1 .. n LOOP
+    k := 'u' || floor(random() * 8)::int;
+    b := cfstore.min_timeuuid('2021-01-01 UTC'::timestamptz + floor(random() * 3100) * interval '1 s');
+    lim := 1 + floor(random() * 40)::int;
+    EXECUTE format('EXECUTE tl_page(%L, %L, %s)', k, b, lim) INTO f;
+    EXECUTE format('EXECUTE tl_page_copy(%L, %L, %s)', k, b, lim) INTO c;
+    IF f IS DISTINCT FROM c THEN
+      differ := differ + 1;
+    END IF;
+    IF f IS NOT NULL THEN
+      with_cells := with_cells + 1;
+    END IF;
+  END LOOP;
+END $$;
+SELECT differ AS differing_pages, with_cells > 150 AS most_have_cells FROM fdw_rnd_pages(200);
+RESET plan_cache_mode;
+DROP FUNCTION fdw_rnd_pages(integer);
+
+DROP TABLE comp_copy, rev_copy, sup_copy, tl_copy;
 DROP SCHEMA fdw_rnd CASCADE;
 SELECT cfstore.drop_keyspace('FdwRnd');
