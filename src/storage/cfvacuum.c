@@ -603,7 +603,13 @@ vacuum_page(CfVacuum *v, Buffer buf, BufferAccessStrategy strategy, MemoryContex
 	v->pages++;
 	v->page_long = false;
 	if (max < first)
+	{
+		/* an empty leaf left linked keeps no old horizon either */
+		horizon = rebuilt_horizon(v, page, false);
+		if (horizon != ((PageHeader) page)->pd_prune_xid)
+			cfRebuildPage(v->rel, buf, InvalidBuffer, NULL, 0, &horizon);
 		return;
+	}
 	old = MemoryContextSwitchTo(cxt);
 	peek_right(v, buf, strategy);
 	cap = max - first + 1;

@@ -10,8 +10,10 @@
 # reads through get_slice and through a scan of the storage relation are
 # cancelled, also on the half of a leaf that split after VACUUM, while a
 # slice of leaves VACUUM did not change is not; a new snapshot reads the
-# new cells.  With hot_standby_feedback VACUUM keeps
-# what the standby's snapshot needs, and the old snapshot reads it.
+# new cells.  With hot_standby_feedback VACUUM keeps what the standby's
+# snapshot needs, and the old snapshot reads it.  Once the horizons are
+# older than the freeze limit, VACUUM (FREEZE) clears them, as it freezes
+# the cells' xmins.
 use strict;
 use warnings;
 
@@ -118,7 +120,17 @@ is($held->query_safe($tail), '10|m', 'and the old snapshot reads them');
 $held->query_safe('COMMIT');
 is($held->query_safe($slice), '200|z', 'a new one reads the newest');
 $held->quit;
-
 $standby->stop;
+
+# horizons older than the freeze limit go (FREEZE: the limit is the oldest
+# xmin); the first VACUUM removes what the standby no longer holds back
+# and stamps the leaves anew
+$primary->safe_psql('postgres', "VACUUM (FREEZE) $rel");
+cmp_ok($primary->safe_psql('postgres', $stamped), '>', 0, 'leaves carry horizons');
+$primary->safe_psql('postgres', 'SELECT txid_current()') for 1 .. 3;
+$primary->safe_psql('postgres', "VACUUM (FREEZE) $rel");
+is($primary->safe_psql('postgres', $stamped), '0', 'a VACUUM (FREEZE) after them clears them');
+is($primary->safe_psql('postgres', $slice), '200|z', 'and the row reads the same');
+is($primary->safe_psql('postgres', q{SELECT cfstore.verify('ks', 'c')}), '', 'and verifies');
 $primary->stop;
 done_testing();
