@@ -911,13 +911,21 @@ walk_internal(CfVacuum *v, BufferAccessStrategy strategy,
  * ---------------------------------------------------------------------
  */
 
+/* Whether the (locked) page is a tree page whose split a crash left unfinished. */
+static bool
+split_unfinished(Page page)
+{
+	CfPageOpaque op = CfPageGetOpaque(page);
+
+	return CfPageIsCfstore(page) && (op->flags & CF_PAGE_INCOMPLETE_SPLIT) && !CfPageIsDead(op) &&
+		!CfPageIsRightmost(op);
+}
+
 /* Note a (locked) page whose split a crash left unfinished. */
 static void
 note_unfinished(CfVacuum *v, BlockNumber blkno, Page page)
 {
-	CfPageOpaque op = CfPageGetOpaque(page);
-
-	if ((op->flags & CF_PAGE_INCOMPLETE_SPLIT) && !CfPageIsDead(op) && !CfPageIsRightmost(op))
+	if (split_unfinished(page))
 		block_list_add(&v->unfinished, blkno);
 }
 
@@ -936,14 +944,12 @@ finish_unfinished(CfVacuum *v, BufferAccessStrategy strategy, MemoryContext cxt)
 	{
 		Buffer		buf = ReadBufferExtended(v->rel, MAIN_FORKNUM, v->unfinished.blocks[i], RBM_NORMAL, strategy);
 		Page		page;
-		CfPageOpaque op;
 		char	   *hikey = NULL;
 
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
-		op = CfPageGetOpaque(page);
-		if (CfPageIsCfstore(page) && (op->flags & CF_PAGE_INCOMPLETE_SPLIT) && !CfPageIsDead(op) &&
-			!CfPageIsRightmost(op))
+		/* still unfinished: an insert may have finished it since */
+		if (split_unfinished(page))
 		{
 			ItemId		iid = PageGetItemId(page, CF_HIKEY);
 
