@@ -46,7 +46,11 @@
  * also keeps the separator the unlink deleted, whose long parts live in
  * overflow chains: those chains are kept while the dead leaf, whose high
  * key refers to them, is (cfReclaimPages).  Standbys get the same
- * protection only with hot_standby_feedback, as for removed versions.
+ * protection only with hot_standby_feedback; without it, a standby read
+ * that follows a pointer to a page freed meanwhile finds a page that is
+ * not the tree page it expects and is cancelled (cfNotTreePage), or a
+ * leaf a split built from it, whose horizon cancels it (cfvacuum.c,
+ * "Standbys").
  *
  * Finding the dead leaves again: the metapage counts dead leaves not yet
  * freed (an upper bound: it is raised before unlinking and set exactly

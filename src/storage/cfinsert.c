@@ -27,6 +27,7 @@
 #include "postgres.h"
 
 #include "access/transam.h"
+#include "access/xlog.h"
 #include "access/xloginsert.h"
 #include "miscadmin.h"
 #include "storage/indexfsm.h"
@@ -68,6 +69,34 @@ cfBeyondHighKey(Relation rel, CfRelInfo *info, Page page, const CfKey *key)
 }
 
 /*
+ * Raise for the page in buf, which a descent or a walk reached through a
+ * downlink or a sibling link expecting a page of the tree at level, and
+ * which is not one (cfCheckTreePage).  VACUUM frees an unlinked leaf for
+ * other uses (an overflow chain, another place in the tree) only once no
+ * snapshot that could hold a pointer to it is left (cffree.c), so on the
+ * primary this is corruption.  A standby replays the freeing regardless of
+ * its own snapshots unless hot_standby_feedback holds the primary back:
+ * there the pointer was read before the freeing, and the read is
+ * cancelled, as one that needs versions VACUUM removed is (cfslice.c).
+ */
+void
+cfNotTreePage(Relation rel, Buffer buf, uint16 level)
+{
+	if (RecoveryInProgress())
+		ereport(ERROR,
+				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+				 errmsg("canceling statement due to conflict with recovery"),
+				 errdetail("VACUUM on the primary freed a page of cfstore table \"%s\" that the query was reading.",
+						   RelationGetRelationName(rel)),
+				 errhint("Set hot_standby_feedback = on on the standby to keep it.")));
+	ereport(ERROR,
+			(errcode(ERRCODE_INDEX_CORRUPTED),
+			 errmsg("cfstore table \"%s\" is corrupt at block %u: a link leads to a page that is not a tree page at level %u",
+					RelationGetRelationName(rel), BufferGetBlockNumber(buf), level),
+			 errhint("cfstore.verify reports the damage.")));
+}
+
+/*
  * Move right from buf (locked in lockmode) while key lies beyond the
  * page's high key; returns the locked page that covers key.
  */
@@ -79,14 +108,17 @@ cfMoveRight(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *key, int loc
 		Page		page = BufferGetPage(buf);
 		CfPageOpaque op = CfPageGetOpaque(page);
 		BlockNumber right;
+		uint16		level;
 
 		if (!cfBeyondHighKey(rel, info, page, key))
 			return buf;
 		right = op->right;
+		level = op->level;
 		UnlockReleaseBuffer(buf);
 		CHECK_FOR_INTERRUPTS();
 		buf = ReadBuffer(rel, right);
 		LockBuffer(buf, lockmode);
+		cfCheckTreePage(rel, buf, level);
 	}
 }
 
@@ -217,6 +249,7 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 		buf = descend_to(rel, itup->child, InvalidBuffer);
 		LockBuffer(buf, (CfPageGetOpaque(image)->level == 1 && forupdate) ? BUFFER_LOCK_EXCLUSIVE
 				   : BUFFER_LOCK_SHARE);
+		cfCheckTreePage(rel, buf, CfPageGetOpaque(image)->level - 1);
 		below_image = true;
 	}
 	else
@@ -296,12 +329,13 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 				cfKeyCopy(&hk, lowkey, lowcxt);
 			}
 			{
-				bool		leaf = (op->level == 0);	/* op goes with the buffer */
+				uint16		level = op->level;	/* op goes with the buffer */
 
 				child = op->right;
 				UnlockReleaseBuffer(buf);
 				buf = ReadBuffer(rel, child);
-				LockBuffer(buf, (leaf && forupdate) ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
+				LockBuffer(buf, (level == 0 && forupdate) ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
+				cfCheckTreePage(rel, buf, level);
 			}
 		}
 		if (op->level == 0)
@@ -327,10 +361,11 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 		}
 		child = itup->child;
 		{
-			bool		leaf_next = (op->level == 1);
+			uint16		level = op->level - 1;	/* op goes with the buffer */
 
 			buf = descend_to(rel, child, buf);
-			LockBuffer(buf, (leaf_next && forupdate) ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
+			LockBuffer(buf, (level == 0 && forupdate) ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
+			cfCheckTreePage(rel, buf, level);
 		}
 	}
 }

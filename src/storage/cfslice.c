@@ -382,6 +382,7 @@ read_descend(Relation rel, CfRelInfo *info, const CfKey *key, CfKey *lowkey, Mem
 	BlockNumber child;
 	Buffer		buf;
 	bool		first_level = true;
+	uint16		level;			/* of the page being descended to */
 
 	left->blkno = InvalidBlockNumber;
 	if (info->root == InvalidBlockNumber || info->root_level == 0)
@@ -410,13 +411,15 @@ read_descend(Relation rel, CfRelInfo *info, const CfKey *key, CfKey *lowkey, Mem
 	lowkey->bound = -1;
 	child = follow_downlink(rel, info, image, key, lowkey, lowcxt,
 							CfPageGetOpaque(image)->level == 1 ? left : NULL);
-	buf = pin_child(rel, info, child, InvalidBuffer, CfPageGetOpaque(image)->level == 1);
+	level = CfPageGetOpaque(image)->level - 1;
+	buf = pin_child(rel, info, child, InvalidBuffer, level == 0);
 	for (;;)
 	{
 		Page		page;
 		CfPageOpaque op;
 
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		cfCheckTreePage(rel, buf, level);
 		/* move right past splits the parent (or the image) does not show yet */
 		for (;;)
 		{
@@ -445,12 +448,14 @@ read_descend(Relation rel, CfRelInfo *info, const CfKey *key, CfKey *lowkey, Mem
 			CHECK_FOR_INTERRUPTS();
 			buf = ReadBuffer(rel, child);
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			cfCheckTreePage(rel, buf, level);
 		}
-		if (op->level == 0)
+		if (level == 0)
 			return buf;
 		first_level = false;
-		child = follow_downlink(rel, info, page, key, lowkey, lowcxt, op->level == 1 ? left : NULL);
-		buf = pin_child(rel, info, child, buf, op->level == 1);
+		level--;
+		child = follow_downlink(rel, info, page, key, lowkey, lowcxt, level == 0 ? left : NULL);
+		buf = pin_child(rel, info, child, buf, level == 0);
 	}
 }
 
@@ -487,11 +492,12 @@ horizon_snapshot(Snapshot snapshot)
 }
 
 /*
- * For a read with snapshot (from horizon_snapshot), of a page reached as a
- * leaf: raise if VACUUM on the primary removed versions from it that the
- * snapshot may still need (the snapshot is older than the page's
- * horizon), or if it is not a leaf any more (freed after an unlink no
- * snapshot of the primary could see, and perhaps used again).
+ * For a read with snapshot (from horizon_snapshot), of a leaf: raise if
+ * VACUUM on the primary removed versions from it that the snapshot may
+ * still need (the snapshot is older than the page's horizon).  A page that
+ * is no longer a leaf (freed after an unlink no snapshot of the primary
+ * could see, and perhaps used again) is refused before, by
+ * cfCheckTreePage.
  */
 static void
 check_horizon(Relation rel, Page page, Snapshot snapshot)
@@ -500,14 +506,6 @@ check_horizon(Relation rel, Page page, Snapshot snapshot)
 
 	if (snapshot == NULL)
 		return;
-	if (!CfPageIsCfstore(page) || !(CfPageGetOpaque(page)->flags & CF_PAGE_LEAF) ||
-		CfPageGetOpaque(page)->level != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-				 errmsg("canceling statement due to conflict with recovery"),
-				 errdetail("VACUUM on the primary freed a page of cfstore table \"%s\" that the query was reading.",
-						   RelationGetRelationName(rel)),
-				 errhint("Set hot_standby_feedback = on on the standby to keep it.")));
 	if (TransactionIdIsNormal(horizon) && TransactionIdPrecedes(snapshot->xmin, horizon))
 		ereport(ERROR,
 				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
@@ -580,6 +578,7 @@ walk_left(CfWalk *w, BlockNumber blkno, BlockNumber left)
 							blkno, RelationGetRelationName(w->rel))));
 		buf = ReadBuffer(w->rel, left);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		cfCheckTreePage(w->rel, buf, 0);
 		for (int tries = 0;; tries++)
 		{
 			BlockNumber right;
@@ -597,6 +596,7 @@ walk_left(CfWalk *w, BlockNumber blkno, BlockNumber left)
 			CHECK_FOR_INTERRUPTS();
 			buf = ReadBuffer(w->rel, right);
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			cfCheckTreePage(w->rel, buf, 0);
 		}
 		UnlockReleaseBuffer(buf);
 		CHECK_FOR_INTERRUPTS();
@@ -604,6 +604,7 @@ walk_left(CfWalk *w, BlockNumber blkno, BlockNumber left)
 		/* look at blkno again: its left-link now, or its successor's */
 		buf = ReadBuffer(w->rel, blkno);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		cfCheckTreePage(w->rel, buf, 0);
 		op = CfPageGetOpaque(BufferGetPage(buf));
 		while (CfPageIsDead(op))
 		{
@@ -612,6 +613,7 @@ walk_left(CfWalk *w, BlockNumber blkno, BlockNumber left)
 			CHECK_FOR_INTERRUPTS();
 			buf = ReadBuffer(w->rel, blkno);
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			cfCheckTreePage(w->rel, buf, 0);
 			op = CfPageGetOpaque(BufferGetPage(buf));
 		}
 		left = op->left;
@@ -687,6 +689,7 @@ walk_step(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn resol
 	}
 
 	w->pages++;
+	cfCheckTreePage(w->rel, buf, 0);
 	op = CfPageGetOpaque(BufferGetPage(buf));
 	if (unlikely(w->horizon != NULL))
 		check_horizon(w->rel, BufferGetPage(buf), w->horizon);

@@ -349,6 +349,24 @@ extern Buffer cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool fo
 						CfStack **stack, CfKey *lowkey, MemoryContext lowcxt);
 extern Buffer cfMoveRight(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *key, int lockmode);
 extern bool cfBeyondHighKey(Relation rel, CfRelInfo *info, Page page, const CfKey *key);
+extern void cfNotTreePage(Relation rel, Buffer buf, uint16 level) pg_attribute_noreturn();
+
+/*
+ * Raise unless the locked page in buf, reached through a downlink or a
+ * sibling link, is a page of the tree at level: for level 0 a leaf, linked
+ * or unlinked (see cfNotTreePage).
+ */
+static inline void
+cfCheckTreePage(Relation rel, Buffer buf, uint16 level)
+{
+	Page		page = BufferGetPage(buf);
+
+	if (unlikely(!CfPageIsCfstore(page) || CfPageGetOpaque(page)->level != level ||
+				 (CfPageGetOpaque(page)->flags &
+				  (CF_PAGE_META | CF_PAGE_LEAF | CF_PAGE_OVERFLOW | CF_PAGE_FREE)) !=
+				 (level == 0 ? CF_PAGE_LEAF : 0)))
+		cfNotTreePage(rel, buf, level);
+}
 extern OffsetNumber cfChooseDownlink(Relation rel, CfRelInfo *info, Page page, const CfKey *key);
 extern BlockNumber cfFindPageAtLevel(Relation rel, CfRelInfo *info, const CfKey *key, uint16 level);
 extern uint64 cfSplitsFinished(void);

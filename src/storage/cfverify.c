@@ -283,6 +283,9 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 					corrupt(rel, itup->child, psprintf("downlink from block %u to a page that is not at level %u",
 													   blkno, level - 1));
 				cop = CfPageGetOpaque(cpage);
+				if (cop->flags & (CF_PAGE_META | CF_PAGE_OVERFLOW | CF_PAGE_FREE))
+					corrupt(rel, itup->child, psprintf("downlink from block %u to a metapage, overflow or free page",
+													   blkno));
 				/*
 				 * Its split, or a split of it since the copy of its parent,
 				 * may be in progress.

@@ -3,7 +3,9 @@
 # stopped, one page of each storage relation is damaged on disk in one way,
 # and after a restart verify must name the damaged block and what is wrong
 # with it; an undamaged column family with unlinked leaves still verifies,
-# and so does one whose first write's pages were never initialised.
+# and so does one whose first write's pages were never initialised.  Reads
+# that reach a damaged page where they expect a leaf (one of an overflow
+# chain now) raise naming it, whether a descent or a walk brings them there.
 #
 # Pages are read and written with the machine's byte order, as the server
 # writes them.  The page header's pd_special (bytes 16-17) locates the
@@ -21,6 +23,7 @@ use constant {
 	INVALID_BLOCK => 0xFFFFFFFF,
 	PAGE_LEAF => 0x0002,
 	PAGE_INCOMPLETE_SPLIT => 0x0008,
+	PAGE_OVERFLOW => 0x0010,
 	PAGE_DEAD => 0x0040,
 };
 
@@ -30,7 +33,7 @@ $node->init;
 $node->append_conf('postgresql.conf', "autovacuum = off\n");
 $node->start;
 
-my @plain = qw(pageid split leftlink cycle space linkeddead);
+my @plain = qw(pageid split leftlink cycle space linkeddead overflowleaf);
 my @unlinked = qw(orphan deadcells healthy);
 # never written: its file gets the two zero pages a first write's extension
 # leaves when the record that initialises them is lost
@@ -55,6 +58,11 @@ SELECT count(cfstore.insert('ks', '$cf', 'r', i, repeat('v', 40), writetime => 1
   FROM generate_series(1, 3000) i;
 });
 }
+# a value long enough for an overflow chain, in a row after the long one
+$node->safe_psql('postgres', q{
+SELECT cfstore.insert('ks', 'overflowleaf', 's', 1, (SELECT string_agg(md5(i::text), '') FROM generate_series(1, 1000) i),
+                      writetime => 1);
+});
 # the middle of the row expires and VACUUM unlinks the leaves it filled;
 # they are freed only by a later VACUUM, so they stay unlinked
 for my $cf (@unlinked)
@@ -174,6 +182,18 @@ $expect{leftlink} = [ damage_leaf('leftlink', sub { $_[0]{left} = $_[1] }), qr/\
 	$expect{cycle} = [ $left, qr/\Qthe page is reached twice walking the tree\E/ ];
 }
 
+# a page of an overflow chain over a leaf, as a standby may find a leaf
+# freed and used again under a read (test 012)
+{
+	my $file = $path{overflowleaf};
+	my ($linked) = leaves($file);
+	my $blkno = $linked->[ int(@$linked / 2) ];
+	my ($chain) = grep { (opaque(read_page($file, $_)))[0]{flags} & PAGE_OVERFLOW } 1 .. (-s $file) / BLCKSZ - 1;
+	defined $chain or die 'no overflow page';
+	write_page($file, $blkno, read_page($file, $chain));
+	$expect{overflowleaf} = [ $blkno, qr/downlink from block \d+ to a metapage, overflow or free page/ ];
+}
+
 # an unlinked leaf that loses its flag is a tree page no root reaches
 {
 	my (undef, $dead) = leaves($path{orphan});
@@ -224,6 +244,26 @@ for my $cf (@plain, 'orphan', 'deadcells')
 	  $node->psql('postgres', "SELECT cfstore.verify('ks', '$cf')");
 	isnt($ret, 0, "$cf: verify fails");
 	like($stderr, qr/is corrupt at block $blkno: $what/, "$cf: verify names block $blkno and the damage");
+}
+
+# reads that reach the overflow page as a leaf
+{
+	my $blkno = $expect{overflowleaf}[0];
+	my $damage = qr/is corrupt at block $blkno: a link leads to a page that is not a tree page at level 0/;
+	my ($ret, $stdout, $stderr) =
+	  $node->psql('postgres', "SELECT count(*) FROM cfstore.get_slice('ks', 'overflowleaf', 'r', count => 10000)");
+	isnt($ret, 0, 'overflowleaf: a slice that walks the row fails');
+	like($stderr, $damage, 'overflowleaf: naming the page its walk reached');
+	($ret, $stdout, $stderr) = $node->psql('postgres', "SELECT count(*) FROM cfstore.get_slice('ks', 'overflowleaf', 'r',
+	  count => 10000, reversed => true)");
+	isnt($ret, 0, 'overflowleaf: a reversed one fails');
+	like($stderr, $damage, 'overflowleaf: naming it too');
+	($ret, $stdout, $stderr) = $node->psql('postgres', "SELECT count(s.*) FROM generate_series(1, 3000, 20) i,
+	  LATERAL cfstore.get_slice('ks', 'overflowleaf', 'r', start => i::bigint, finish => i::bigint) s");
+	isnt($ret, 0, 'overflowleaf: slices of single columns fail');
+	like($stderr, $damage, 'overflowleaf: naming the page a descent reached');
+	is($node->safe_psql('postgres', "SELECT length(value) FROM cfstore.get_slice('ks', 'overflowleaf', 's')"),
+		32 * 1000, 'overflowleaf: the row after it reads');
 }
 
 my ($linked, $dead) = leaves($path{healthy});
