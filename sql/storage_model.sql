@@ -34,10 +34,14 @@ CREATE FOREIGN TABLE model_std (key text COLLATE "C" NOT NULL, column_name text 
 \i sql/include/model.sql
 
 -- A value: its first character decides most ties (é and ü sort below a
--- under signed bytes), the op number makes it unique.
+-- under signed bytes), the op number makes it unique.  One in thirty is
+-- 3 to 6 kB of md5 text, stored out of line in an overflow chain.
 CREATE FUNCTION model_value(i integer) RETURNS text LANGUAGE sql AS $$
   SELECT (ARRAY['a', 'm', 'z', 'é', 'ü'])[1 + floor(random() * 5)::int]
          || repeat('x', floor(random() * 100)::int) || i
+         || CASE WHEN random() < 1.0 / 30 THEN
+              (SELECT string_agg(md5(i::text || g), '') FROM generate_series(1, 100 + floor(random() * 100)::int) g)
+            ELSE '' END
 $$;
 
 -- A TTL: mostly none, some 1 s (expired at every check: each round sleeps
@@ -369,6 +373,7 @@ SELECT (SELECT count(*) FROM model_live WHERE cf = 'Std') > 800 AS std_live,
        (SELECT count(*) FROM model_live WHERE cf = 'Sup') > 400 AS sup_live,
        (SELECT count(*) FROM model_counters) > 80 AS counters,
        (SELECT count(*) FROM model_live WHERE ttl = 100000) > 50 AS live_ttl_cells,
+       (SELECT count(*) FROM model_live WHERE octet_length(value) > 2000) > 20 AS live_long_values,
        -- same column, same timestamp: a tombstone wins, or the bigger value
        (SELECT count(*) FROM (SELECT 1 FROM model_ops WHERE kind IN ('ins', 'del') GROUP BY cf, key, sc, name, ts
                                HAVING count(*) FILTER (WHERE kind = 'del') > 0
