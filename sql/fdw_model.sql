@@ -30,7 +30,11 @@ DECLARE
   num integer := floor(random() * 120);
   n text := 'c' || lpad(num::text, 3, '0');
   n_hi text := 'c' || lpad(least(num + 6, 119)::text, 3, '0');
-  v text := (ARRAY['a', 'z', 'é'])[1 + floor(random() * 3)::int] || repeat('x', floor(random() * 120)::int) || i;
+  -- one value in thirty is 3 to 6 kB of md5 text, stored out of line
+  v text := (ARRAY['a', 'z', 'é'])[1 + floor(random() * 3)::int] || repeat('x', floor(random() * 120)::int) || i
+            || CASE WHEN random() < 1.0 / 30 THEN
+                 (SELECT string_agg(md5(i::text || g), '') FROM generate_series(1, 100 + floor(random() * 100)::int) g)
+               ELSE '' END;
   ts bigint := floor(random() * 30);
   ttl integer := CASE WHEN random() < 0.08 THEN 1 WHEN random() < 0.08 THEN 100000 END;
   later constant bigint := 5000000000000000;	-- after now, in microseconds
@@ -125,6 +129,9 @@ SELECT model_round('fdw_model_op', 1, 4000) > 3000 AS recorded;
 -- the expiring cells of TTL 1 are past their time
 SELECT pg_sleep(2.1);
 SELECT kind, count(*) > 100 AS many FROM model_ops GROUP BY kind ORDER BY kind;
+SELECT count(*) > 100 AS long_values_written,
+       (SELECT count(*) FROM model_live WHERE cf = 'Std' AND octet_length(value) > 2000) > 5 AS live_long_values
+  FROM model_ops WHERE octet_length(value) > 2000;
 SELECT count(*) > 300 AS live_cells, count(*) FILTER (WHERE ttl = 100000) > 10 AS live_ttl_cells
   FROM model_live;
 SELECT leaf_pages > 10 AS rows_span_pages FROM cfstore.stats('FdwModel', 'Std');
