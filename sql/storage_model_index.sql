@@ -18,6 +18,12 @@ SELECT cfstore.create_column_family('IdxModel', 'Users', comparator => 'UTF8Type
 
 \i sql/include/model.sql
 
+-- A state of 3 kB: its index entries have a long key, whose bytes past the
+-- inline limit live in overflow chains, also where it is a separator.
+CREATE FUNCTION model_long_state(tag text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+  SELECT tag || string_agg(md5(tag || g), '') FROM generate_series(1, 100) g
+$$;
+
 -- One random write, applied and recorded.
 CREATE FUNCTION model_index_op(i integer) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
@@ -30,7 +36,7 @@ DECLARE
 BEGIN
   IF r < 0.35 THEN
     name := 'state';
-    v := (ARRAY['CA', 'NY', 'TX', 'WA'])[1 + floor(random() * 4)::int];
+    v := (ARRAY['CA', 'NY', 'TX', 'WA', model_long_state('XL'), model_long_state('XM')])[1 + floor(random() * 6)::int];
   ELSIF r < 0.55 THEN
     name := 'age';
     v := (ARRAY['-5', '0', '17', '30', '50', '64', '100'])[1 + floor(random() * 7)::int];
@@ -65,19 +71,19 @@ LANGUAGE sql AS $$
   row_state AS (SELECT key, value AS state FROM live WHERE name = 'state'),
   row_age AS (SELECT key, value::bigint AS age FROM live WHERE name = 'age'),
   searches(what, expr, rows, first_key, max_rows, max_cols) AS (
-    SELECT 'state = ' || s, jsonb_build_array(jsonb_build_object('column_name', 'state', 'op', 'EQ', 'value', s)),
+    SELECT 'state = ' || left(s, 8), jsonb_build_array(jsonb_build_object('column_name', 'state', 'op', 'EQ', 'value', s)),
            ARRAY(SELECT key FROM row_state WHERE state = s), NULL::text, 1000, 1000
-      FROM unnest(ARRAY['CA', 'NY', 'TX', 'WA', 'ZZ']) s
+      FROM unnest(ARRAY['CA', 'NY', 'TX', 'WA', 'ZZ', model_long_state('XL'), model_long_state('XM')]) s
     UNION ALL
     SELECT 'age = ' || a, jsonb_build_array(jsonb_build_object('column_name', 'age', 'op', 'EQ', 'value', a::text)),
            ARRAY(SELECT key FROM row_age WHERE age = a), NULL, 1000, 1000
       FROM unnest(ARRAY[-5, 0, 17, 50, 100]) a
     UNION ALL
-    SELECT 'state = ' || s || ' and age >= 50',
+    SELECT 'state = ' || left(s, 8) || ' and age >= 50',
            jsonb_build_array(jsonb_build_object('column_name', 'state', 'op', 'EQ', 'value', s),
                              jsonb_build_object('column_name', 'age', 'op', 'GTE', 'value', '50')),
            ARRAY(SELECT key FROM row_state JOIN row_age USING (key) WHERE state = s AND age >= 50), NULL, 1000, 1000
-      FROM unnest(ARRAY['CA', 'TX']) s
+      FROM unnest(ARRAY['CA', 'TX', model_long_state('XM')]) s
     UNION ALL
     SELECT 'age = ' || a || ' and state < NY',
            jsonb_build_array(jsonb_build_object('column_name', 'age', 'op', 'EQ', 'value', a::text),
@@ -110,7 +116,8 @@ SELECT pg_sleep(2.1);
 -- the searches have rows to find, and rows that stopped matching
 SELECT count(*) FILTER (WHERE got IS NOT NULL) >= 10 AS searches_with_rows,
        (SELECT count(DISTINCT key) FROM model_ops WHERE name = 'state' AND kind = 'ins')
-         > (SELECT count(*) FROM model_live WHERE name = 'state') AS some_states_gone
+         > (SELECT count(*) FROM model_live WHERE name = 'state') AS some_states_gone,
+       (SELECT count(*) FROM model_live WHERE name = 'state' AND length(value) > 2000) > 5 AS live_long_states
   FROM model_index_reads();
 SELECT leaf_pages > 10 AS rows_span_pages FROM cfstore.stats('IdxModel', 'Users');
 SELECT * FROM model_check('model_index_reads');
@@ -127,7 +134,7 @@ SELECT * FROM model_check('model_index_reads');
 SELECT cfstore.verify('IdxModel', 'Users');
 
 DROP FUNCTION model_check(text), model_index_reads(), model_round(text, integer, integer),
-  model_index_op(integer);
+  model_index_op(integer), model_long_state(text);
 DROP VIEW model_live, model_counters;
 DROP FUNCTION model_signed(bytea), model_line(text, text, text, bigint, integer);
 DROP TABLE model_ops;
