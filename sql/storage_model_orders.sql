@@ -1,7 +1,8 @@
 -- Slices under comparators that are not byte order agree with the model
 -- (sql/include/model.sql) over rows that span many pages: LongType,
 -- ReversedType(LongType), IntegerType (varints of every length, negative
--- too) and CompositeType(UTF8Type, LongType).  Random writes with tied and
+-- too) and CompositeType(UTF8Type, LongType), some of whose names are long
+-- enough to be stored out of line.  Random writes with tied and
 -- out-of-order timestamps, column and row tombstones; then every row is
 -- read whole, backwards with a count, and between two bounds that need not
 -- exist, forwards and backwards, before and after VACUUM.  The model orders
@@ -41,7 +42,10 @@ CREATE FUNCTION model_name(cf text) RETURNS text LANGUAGE sql AS $$
       -- 1 to 7 byte varints, both signs
       (trunc((random() * 2 - 1) * 10 ^ floor(random() * 16)))::bigint::text
     WHEN 'Comp' THEN
-      (ARRAY['a', 'ab', 'b', 'é', 'zz'])[1 + floor(random() * 5)::int] || ':' || (floor(random() * 121) - 60)::int
+      -- the two long first components (past the inline limit, 340 bytes:
+      -- stored out of line) differ only in their last byte
+      (ARRAY['a', 'ab', 'b', 'é', 'zz', 'l' || repeat('q', 400) || 'a', 'l' || repeat('q', 400) || 'b'])
+        [1 + floor(random() * 7)::int] || ':' || (floor(random() * 121) - 60)::int
     ELSE
       CASE WHEN random() < 0.02 THEN (ARRAY['-9223372036854775808', '9223372036854775807', '-1', '0'])[1 + floor(random() * 4)::int]
            ELSE (floor(random() * 601) - 300)::int::text END
@@ -81,6 +85,7 @@ CREATE TABLE model_bounds AS
             FROM unnest(ARRAY['Lng', 'Rev', 'Int', 'Comp']) cf, generate_series(0, 4) k) x;
 SELECT cf, min(leaf_pages) > 3 AS several_leaves
   FROM unnest(ARRAY['Lng', 'Rev', 'Int', 'Comp']) cf, LATERAL cfstore.stats('Orders', cf) GROUP BY cf ORDER BY cf;
+SELECT count(*) > 50 AS live_long_names FROM model_live WHERE cf = 'Comp' AND octet_length(name) > 400;
 
 -- Each read of each row, by cfstore (got) and by the model (want).
 CREATE FUNCTION model_orders_reads() RETURNS TABLE (what text, key text, got text, want text)
