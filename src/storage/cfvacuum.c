@@ -1086,9 +1086,15 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 	 * and met long parts.  A chain a failed write or a crash left without a
 	 * reference goes with the next such VACUUM.  (The long names of the
 	 * deferred tombstones just removed were noted: their chains go next
-	 * time too.)
+	 * time too.)  The same scan records the free pages in the free space
+	 * map again, which is not WAL-logged: after a crash or on a promoted
+	 * standby it may have lost some, which would then never be used again.
+	 * So the scan also runs whenever the leaves hold no long parts, when
+	 * it reads little besides the free pages themselves; with long parts
+	 * it would read every overflow page, and the free pages wait for the
+	 * next VACUUM that removes long parts or finds dead leaves.
 	 */
-	if ((v.saw_long && v.removed > 0) || dead_now > 0)
+	if (npages > 0 && ((v.saw_long && v.removed > 0) || dead_now > 0 || !v.saw_long))
 	{
 		walk_internal(&v, strategy, mark_internal);
 		cfReclaimPages(rel, &v.tree, &v.heads, v.saw_long && v.removed > 0,
