@@ -677,6 +677,8 @@ walk_step(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn resol
 		}
 		buf = ReadBuffer(w->rel, w->next);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		/* the descent and walk_left check the pages they return themselves */
+		cfCheckTreePage(w->rel, buf, 0);
 	}
 	else
 	{
@@ -689,7 +691,6 @@ walk_step(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn resol
 	}
 
 	w->pages++;
-	cfCheckTreePage(w->rel, buf, 0);
 	op = CfPageGetOpaque(BufferGetPage(buf));
 	if (unlikely(w->horizon != NULL))
 		check_horizon(w->rel, BufferGetPage(buf), w->horizon);
