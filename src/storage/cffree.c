@@ -100,7 +100,7 @@ leaf_unlinkable(Page page)
  * downlink to right follows it; else InvalidOffsetNumber.
  */
 static OffsetNumber
-adjacent_downlinks(Page ppage, BlockNumber blkno, BlockNumber right)
+adjacent_downlinks(Relation rel, Page ppage, BlockNumber blkno, BlockNumber right)
 {
 	CfPageOpaque pop = CfPageGetOpaque(ppage);
 	OffsetNumber max = PageGetMaxOffsetNumber(ppage);
@@ -109,11 +109,11 @@ adjacent_downlinks(Page ppage, BlockNumber blkno, BlockNumber right)
 		return InvalidOffsetNumber;
 	for (OffsetNumber off = CfPageFirstData(pop); off < max; off++)
 	{
-		CfIndexTuple itup = (CfIndexTuple) PageGetItem(ppage, PageGetItemId(ppage, off));
+		CfIndexTuple itup = (CfIndexTuple) PageGetItem(ppage, cfPageItemId(rel, ppage, off));
 
 		if (itup->child == blkno)
 		{
-			CfIndexTuple next = (CfIndexTuple) PageGetItem(ppage, PageGetItemId(ppage, off + 1));
+			CfIndexTuple next = (CfIndexTuple) PageGetItem(ppage, cfPageItemId(rel, ppage, off + 1));
 
 			return next->child == right ? off : InvalidOffsetNumber;
 		}
@@ -166,7 +166,7 @@ cfUnlinkLeaf(Relation rel, CfRelInfo *info, BlockNumber blkno, BufferAccessStrat
 	}
 	op = CfPageGetOpaque(page);
 	right = op->right;
-	hikey_len = ItemIdGetLength(PageGetItemId(page, CF_HIKEY));
+	hikey_len = ItemIdGetLength(cfPageItemId(rel, page, CF_HIKEY));
 	hikey = palloc(hikey_len);
 	memcpy(hikey, PageGetItem(page, PageGetItemId(page, CF_HIKEY)), hikey_len);
 	UnlockReleaseBuffer(lbuf);
@@ -181,7 +181,7 @@ cfUnlinkLeaf(Relation rel, CfRelInfo *info, BlockNumber blkno, BufferAccessStrat
 	pbuf = ReadBufferExtended(rel, MAIN_FORKNUM, cfFindPageAtLevel(rel, info, &hk, 1), RBM_NORMAL,
 							  strategy);
 	LockBuffer(pbuf, BUFFER_LOCK_EXCLUSIVE);
-	loff = adjacent_downlinks(BufferGetPage(pbuf), blkno, right);
+	loff = adjacent_downlinks(rel, BufferGetPage(pbuf), blkno, right);
 	if (loff == InvalidOffsetNumber)
 		goto out;
 
@@ -351,7 +351,7 @@ note_dead_high_keys(Relation rel, const CfBlockSet *tree, const CfBlockSet *used
 		{
 			CfKey		k;
 
-			cfIndexTupleKey(NULL, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, CF_HIKEY)), &k);
+			cfIndexTupleKey(NULL, (CfIndexTuple) PageGetItem(page, cfPageItemId(rel, page, CF_HIKEY)), &k);
 			note_ref(heads, k.keyref);
 			note_ref(heads, k.scref);
 			note_ref(heads, k.nameref);

@@ -47,7 +47,7 @@ static const CfKey cf_minus_infinity = {NULL, 0, NULL, 0, NULL, 0, 0, 0, -1, NUL
 static void
 item_key(Relation rel, Page page, OffsetNumber off, CfKey *key)
 {
-	cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, off)), key);
+	cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, cfPageItemId(rel, page, off)), key);
 }
 
 /*
@@ -65,7 +65,7 @@ cfBeyondHighKey(Relation rel, CfRelInfo *info, Page page, const CfKey *key)
 	if (CfPageIsRightmost(op))
 		return false;
 	return cfIndexTupleCompare(rel, &info->order,
-							   (CfIndexTuple) PageGetItem(page, PageGetItemId(page, CF_HIKEY)), key) <= 0;
+							   (CfIndexTuple) PageGetItem(page, cfPageItemId(rel, page, CF_HIKEY)), key) <= 0;
 }
 
 /*
@@ -140,7 +140,7 @@ cfChooseDownlink(Relation rel, CfRelInfo *info, Page page, const CfKey *key)
 		OffsetNumber mid = lo + (hi - lo + 1) / 2;
 
 		if (cfIndexTupleCompare(rel, &info->order,
-								(CfIndexTuple) PageGetItem(page, PageGetItemId(page, mid)), key) <= 0)
+								(CfIndexTuple) PageGetItem(page, cfPageItemId(rel, page, mid)), key) <= 0)
 			lo = mid;
 		else
 			hi = mid - 1;
@@ -229,7 +229,7 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 	{
 		Page		image = (Page) info->rootcopy.data;
 		OffsetNumber off = cfChooseDownlink(rel, info, image, key);
-		CfIndexTuple itup = (CfIndexTuple) PageGetItem(image, PageGetItemId(image, off));
+		CfIndexTuple itup = (CfIndexTuple) PageGetItem(image, cfPageItemId(rel, image, off));
 
 		if (lowkey && off != CfPageFirstData(CfPageGetOpaque(image)))
 		{
@@ -270,12 +270,14 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 			buf = ReadBuffer(rel, info->root);
 			LockBuffer(buf, (info->root_level == 0 && forupdate) ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
 			page = BufferGetPage(buf);
+			if (!CfPageIsCfstore(page))
+				cfNotTreePage(rel, buf, info->root_level);
 			op = CfPageGetOpaque(page);
 			if ((op->flags & CF_PAGE_ROOT) && op->level == info->root_level)
 			{
 				/* the next descents start from an image of it */
 				if (op->level > 0)
-					cfRootCopyTake(info, page);
+					cfRootCopyTake(rel, info, buf);
 				break;
 			}
 			/* the root moved (a root split): the cached metapage is stale */
@@ -343,7 +345,7 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 		below_image = false;
 
 		off = cfChooseDownlink(rel, info, page, key);
-		itup = (CfIndexTuple) PageGetItem(page, PageGetItemId(page, off));
+		itup = (CfIndexTuple) PageGetItem(page, cfPageItemId(rel, page, off));
 		if (lowkey && off != CfPageFirstData(op))
 		{
 			CfKey		sep;
@@ -471,7 +473,7 @@ cfTreeEnsure(Relation rel, CfRelInfo *info)
 
 /* The items of a page after its high key, pointing into the page. */
 CfItem *
-cfPageItems(Page page, int *n)
+cfPageItems(Relation rel, Page page, int *n)
 {
 	CfPageOpaque op = CfPageGetOpaque(page);
 	OffsetNumber first = CfPageFirstData(op);
@@ -481,7 +483,7 @@ cfPageItems(Page page, int *n)
 
 	for (OffsetNumber off = first; off <= max; off++)
 	{
-		ItemId		iid = PageGetItemId(page, off);
+		ItemId		iid = cfPageItemId(rel, page, off);
 
 		items[k].data = PageGetItem(page, iid);
 		items[k].len = ItemIdGetLength(iid);
@@ -585,7 +587,7 @@ cfRebuildPage(Relation rel, Buffer buf, Buffer child, const CfItem *items, int n
 
 	if (!CfPageIsRightmost(&keep))
 	{
-		ItemId		iid = PageGetItemId(page, CF_HIKEY);
+		ItemId		iid = cfPageItemId(rel, page, CF_HIKEY);
 
 		hikey_len = ItemIdGetLength(iid);
 		hikey = palloc(hikey_len);
@@ -777,7 +779,7 @@ rewrite_page(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
 
 	if (!CfPageIsRightmost(op))
 	{
-		ItemId		iid = PageGetItemId(page, CF_HIKEY);
+		ItemId		iid = cfPageItemId(rel, page, CF_HIKEY);
 
 		hikey_len = ItemIdGetLength(iid);
 		hikey = palloc(hikey_len);
@@ -920,7 +922,7 @@ cfFindPageAtLevel(Relation rel, CfRelInfo *info, const CfKey *key, uint16 level)
 			return blkno;
 		}
 		off = cfChooseDownlink(rel, info, page, key);
-		child = ((CfIndexTuple) PageGetItem(page, PageGetItemId(page, off)))->child;
+		child = ((CfIndexTuple) PageGetItem(page, cfPageItemId(rel, page, off)))->child;
 		UnlockReleaseBuffer(buf);
 		buf = ReadBuffer(rel, child);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
@@ -1025,7 +1027,7 @@ insert_downlink(Relation rel, CfRelInfo *info, Buffer lbuf, CfStack *stack,
 		max = PageGetMaxOffsetNumber(ppage);
 		for (OffsetNumber off = CfPageFirstData(pop); off <= max; off++)
 		{
-			CfIndexTuple t = (CfIndexTuple) PageGetItem(ppage, PageGetItemId(ppage, off));
+			CfIndexTuple t = (CfIndexTuple) PageGetItem(ppage, cfPageItemId(rel, ppage, off));
 
 			if (t->child == lblk)
 			{
@@ -1047,7 +1049,7 @@ insert_downlink(Relation rel, CfRelInfo *info, Buffer lbuf, CfStack *stack,
 		}
 	}
 
-	items = cfPageItems(ppage, &n);
+	items = cfPageItems(rel, ppage, &n);
 	items = repalloc(items, sizeof(CfItem) * (n + 1));
 	memmove(&items[pos + 2], &items[pos + 1], sizeof(CfItem) * (n - pos - 1));
 	len = cfIndexTupleSize(sep);
@@ -1094,9 +1096,9 @@ finish_split(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack)
 	Size		len;
 
 	Assert(op->flags & CF_PAGE_INCOMPLETE_SPLIT);
-	len = ItemIdGetLength(PageGetItemId(page, CF_HIKEY));
+	len = ItemIdGetLength(cfPageItemId(rel, page, CF_HIKEY));
 	copy = palloc(len);
-	memcpy(copy, PageGetItem(page, PageGetItemId(page, CF_HIKEY)), len);
+	memcpy(copy, PageGetItem(page, cfPageItemId(rel, page, CF_HIKEY)), len);
 	cfIndexTupleKey(rel, (CfIndexTuple) copy, &hk);
 	insert_downlink(rel, info, buf, stack, &hk, op->right);
 	splits_finished++;
@@ -1213,7 +1215,7 @@ static void
 overwrite_in_place(Relation rel, Buffer buf, OffsetNumber off, char *img, Size len)
 {
 	Page		page = BufferGetPage(buf);
-	ItemId		iid = PageGetItemId(page, off);
+	ItemId		iid = cfPageItemId(rel, page, off);
 	char	   *item = PageGetItem(page, iid);
 	OffsetNumber itemoff = (OffsetNumber) (item - (char *) page);
 	char	   *delta = palloc(len + (len / CF_FRAGMENT_GAP + 1) * 2 * sizeof(OffsetNumber));
@@ -1488,7 +1490,7 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 		{
 			OffsetNumber mid = lo + (hi - lo) / 2;
 
-			if (cfRunCompare(rel, &info->order, PageGetItem(page, PageGetItemId(page, mid)), &key) <= 0)
+			if (cfRunCompare(rel, &info->order, PageGetItem(page, cfPageItemId(rel, page, mid)), &key) <= 0)
 				lo = mid + 1;
 			else
 				hi = mid;
@@ -1504,9 +1506,9 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 
 		if (off == InvalidOffsetNumber || off > max)
 			continue;
-		if (run_holds(rel, PageGetItem(page, PageGetItemId(page, off)), &key))
+		if (run_holds(rel, PageGetItem(page, cfPageItemId(rel, page, off)), &key))
 		{
-			ItemId		iid = PageGetItemId(page, off);
+			ItemId		iid = cfPageItemId(rel, page, off);
 
 			cfRunDecode(rel, PageGetItem(page, iid), ItemIdGetLength(iid), &run, tmp);
 			target = off;
@@ -1516,7 +1518,7 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 
 	if (same)
 	{
-		ItemId		iid = PageGetItemId(page, target);
+		ItemId		iid = cfPageItemId(rel, page, target);
 		Size		cap = ItemIdGetLength(iid);
 		int			j = run_position(info, &run, &key);
 		bool		tail = true;
@@ -1524,7 +1526,7 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 
 		/* is this the last run of its row (and super column) here? it grows */
 		if (target < max)
-			tail = !run_holds(rel, PageGetItem(page, PageGetItemId(page, target + 1)), &key);
+			tail = !run_holds(rel, PageGetItem(page, cfPageItemId(rel, page, target + 1)), &key);
 		run_insert_cell(&run, &cellrun->cells[0], j);
 		img = run_item_inserted(info, &run, j, PageGetItem(page, iid));
 		imglen[0] = img.len;
@@ -1662,7 +1664,7 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 		{
 			/* rebuild (compacting) or split the page */
 			int			n;
-			CfItem	   *items = cfPageItems(page, &n);
+			CfItem	   *items = cfPageItems(rel, page, &n);
 			CfItem	   *all = palloc(sizeof(CfItem) * (n + 2));
 			int			k = 0;
 			int			idx = target - first;

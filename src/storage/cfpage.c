@@ -69,6 +69,65 @@ cfMetaPageInit(Page page, int32 cf_id, BlockNumber root)
 	((PageHeader) page)->pd_lower = ((char *) meta + sizeof(CfMetaPageData)) - (char *) page;
 }
 
+/* The block a page in the shared buffer pool holds; InvalidBlockNumber for a copy. */
+static BlockNumber
+page_block(Page page)
+{
+	const char *p = (const char *) page;
+
+	if (p >= BufferBlocks && p < BufferBlocks + (Size) NBuffers * BLCKSZ)
+		return BufferGetBlockNumber((Buffer) ((p - BufferBlocks) / BLCKSZ) + 1);
+	return InvalidBlockNumber;
+}
+
+/*
+ * Raise for item off of a page that cfPageItemOk refused: the page is
+ * damaged, and reading the item would mean reading outside it.  blkno is
+ * the page's block, or InvalidBlockNumber to find it from the buffer that
+ * holds the page.
+ */
+void
+cfBadItem(Relation rel, Page page, BlockNumber blkno, OffsetNumber off)
+{
+	PageHeader	ph = (PageHeader) page;
+	char		where[64];
+
+	if (blkno == InvalidBlockNumber)
+		blkno = page_block(page);
+
+	if (blkno != InvalidBlockNumber)
+		snprintf(where, sizeof(where), "at block %u", blkno);
+	else
+		snprintf(where, sizeof(where), "in a copy of a page");
+	if (off < FirstOffsetNumber || off > PageGetMaxOffsetNumber(page))
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("cfstore table \"%s\" is corrupt %s: item %u of a page of %u items",
+						RelationGetRelationName(rel), where, off, (unsigned) PageGetMaxOffsetNumber(page)),
+				 errhint("cfstore.verify reports the damage.")));
+	else
+	{
+		ItemId		iid = PageGetItemId(page, off);
+
+		if (!ItemIdIsNormal(iid) || ItemIdGetOffset(iid) < ph->pd_upper ||
+			ItemIdGetOffset(iid) + ItemIdGetLength(iid) > ph->pd_special)
+			ereport(ERROR,
+					(errcode(ERRCODE_INDEX_CORRUPTED),
+					 errmsg("cfstore table \"%s\" is corrupt %s: the line pointer of item %u points outside the page's items",
+							RelationGetRelationName(rel), where, off),
+					 errdetail("It says offset %u, length %u, state %u; items lie between bytes %u and %u.",
+							   ItemIdGetOffset(iid), ItemIdGetLength(iid), ItemIdGetFlags(iid),
+							   ph->pd_upper, ph->pd_special),
+					 errhint("cfstore.verify reports the damage.")));
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("cfstore table \"%s\" is corrupt %s: item %u is shorter than the parts its header declares",
+						RelationGetRelationName(rel), where, off),
+				 errdetail("The item is %u bytes long.", ItemIdGetLength(iid)),
+				 errhint("cfstore.verify reports the damage.")));
+	}
+}
+
 /* Store v as a varint (7 bits a byte, low bits first); returns its length. */
 int
 cfVarintPut(uint8 *dst, uint64 v)

@@ -268,10 +268,18 @@ cfRelInfo(Relation rel)
 	return info;
 }
 
-/* Take an image of the root page (locked, an internal page) for the next descents. */
+/*
+ * Take an image of the root page (locked in buf, an internal page) for the
+ * next descents, which read its items unchecked: they are checked here.
+ */
 void
-cfRootCopyTake(CfRelInfo *info, Page root)
+cfRootCopyTake(Relation rel, CfRelInfo *info, Buffer buf)
 {
+	Page		root = BufferGetPage(buf);
+
+	for (OffsetNumber off = FirstOffsetNumber; off <= PageGetMaxOffsetNumber(root); off++)
+		if (!cfPageItemOk(root, off))
+			cfBadItem(rel, root, BufferGetBlockNumber(buf), off);
 	memcpy(info->rootcopy.data, root, BLCKSZ);
 	info->rootcopy_blkno = info->root;
 	info->rootcopy_stale = false;

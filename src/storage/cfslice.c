@@ -114,7 +114,7 @@ page_search(Relation rel, CfRelInfo *info, Page page, const CfKey *pos, bool bac
 
 	/* the probes below then wait on memory once, not once each */
 	for (OffsetNumber o = lo; o < hi; o++)
-		__builtin_prefetch(PageGetItem(page, PageGetItemId(page, o)));
+		__builtin_prefetch((const char *) page + ItemIdGetOffset(PageGetItemId(page, o)));
 
 	/*
 	 * Leaf splits keep rows whole where they can, so a page often starts or
@@ -123,14 +123,14 @@ page_search(Relation rel, CfRelInfo *info, Page page, const CfKey *pos, bool bac
 	 */
 	if (lo < hi)
 	{
-		c = cfRunCompare(rel, &info->order, PageGetItem(page, PageGetItemId(page, hi - 1)), pos);
+		c = cfRunCompare(rel, &info->order, PageGetItem(page, cfPageItemId(rel, page, hi - 1)), pos);
 		if (backward ? c < 0 : c <= 0)
 			return hi;
 		hi--;
 	}
 	if (lo < hi)
 	{
-		c = cfRunCompare(rel, &info->order, PageGetItem(page, PageGetItemId(page, lo)), pos);
+		c = cfRunCompare(rel, &info->order, PageGetItem(page, cfPageItemId(rel, page, lo)), pos);
 		if (!(backward ? c < 0 : c <= 0))
 			return lo;
 		lo++;
@@ -139,7 +139,7 @@ page_search(Relation rel, CfRelInfo *info, Page page, const CfKey *pos, bool bac
 	{
 		OffsetNumber mid = lo + (hi - lo) / 2;
 
-		c = cfRunCompare(rel, &info->order, PageGetItem(page, PageGetItemId(page, mid)), pos);
+		c = cfRunCompare(rel, &info->order, PageGetItem(page, cfPageItemId(rel, page, mid)), pos);
 		if (backward ? c < 0 : c <= 0)
 			lo = mid + 1;
 		else
@@ -187,7 +187,7 @@ scan_page(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *from, bool bac
 
 	while (!stopped && off != InvalidOffsetNumber && off >= first && off <= max)
 	{
-		ItemId		iid = PageGetItemId(page, off);
+		ItemId		iid = cfPageItemId(rel, page, off);
 		CfRun		run;
 		bool		skip_run = false;
 		cfRunDecode(rel, PageGetItem(page, iid), ItemIdGetLength(iid), &run, cxt);
@@ -275,7 +275,7 @@ follow_downlink(Relation rel, CfRelInfo *info, Page page, const CfKey *key,
 		left->blkno = InvalidBlockNumber;
 		if (lo > first)
 		{
-			CfIndexTuple prev = (CfIndexTuple) PageGetItem(page, PageGetItemId(page, lo - 1));
+			CfIndexTuple prev = (CfIndexTuple) PageGetItem(page, cfPageItemId(rel, page, lo - 1));
 
 			left->blkno = prev->child;
 			if (lo - 1 == first)
@@ -289,7 +289,7 @@ follow_downlink(Relation rel, CfRelInfo *info, Page page, const CfKey *key,
 			}
 		}
 	}
-	itup = (CfIndexTuple) PageGetItem(page, PageGetItemId(page, lo));
+	itup = (CfIndexTuple) PageGetItem(page, cfPageItemId(rel, page, lo));
 	if (lo != first)
 	{
 		CfKey		sep;
@@ -395,6 +395,8 @@ read_descend(Relation rel, CfRelInfo *info, const CfKey *key, CfKey *lowkey, Mem
 		buf = ReadBuffer(rel, info->root);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
+		if (!CfPageIsCfstore(page))
+			cfNotTreePage(rel, buf, info->root_level);
 		op = CfPageGetOpaque(page);
 		if (!(op->flags & CF_PAGE_ROOT) || op->level != info->root_level || op->level == 0)
 		{
@@ -403,7 +405,7 @@ read_descend(Relation rel, CfRelInfo *info, const CfKey *key, CfKey *lowkey, Mem
 			info->rootcopy_blkno = InvalidBlockNumber;
 			return cfDescend(rel, info, key, false, NULL, lowkey, lowcxt);
 		}
-		cfRootCopyTake(info, page);
+		cfRootCopyTake(rel, info, buf);
 		UnlockReleaseBuffer(buf);
 	}
 
@@ -440,7 +442,7 @@ read_descend(Relation rel, CfRelInfo *info, const CfKey *key, CfKey *lowkey, Mem
 					left->blkno = BufferGetBlockNumber(buf);
 					left->lowkey = *lowkey;
 				}
-				cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, CF_HIKEY)), &hk);
+				cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, cfPageItemId(rel, page, CF_HIKEY)), &hk);
 				cfKeyCopy(&hk, lowkey, lowcxt);
 			}
 			child = op->right;
@@ -1471,7 +1473,7 @@ run_opens(CfSliceState *s, Page page, OffsetNumber off, const CfKey *pos)
 {
 	CfKey		fk;
 
-	cfRunFirstKey(s->rel, PageGetItem(page, PageGetItemId(page, off)), &fk);
+	cfRunFirstKey(s->rel, PageGetItem(page, cfPageItemId(s->rel, page, off)), &fk);
 	if (fk.keylen != pos->keylen || memcmp(fk.key, pos->key, pos->keylen) != 0 ||
 		fk.sclen != pos->sclen || memcmp(fk.sc, pos->sc, pos->sclen) != 0)
 		return CF_RUN_OTHER;
@@ -1562,7 +1564,7 @@ read_markers(CfSliceState *s, bytea *sc, BlockNumber blkno, BlockNumber left)
 		first = CfPageFirstData(op);
 		if (op->left == InvalidBlockNumber ||
 			(first <= PageGetMaxOffsetNumber(page) &&
-			 cfRunCompare(s->rel, &s->info->order, PageGetItem(page, PageGetItemId(page, first)), &pos) < 0))
+			 cfRunCompare(s->rel, &s->info->order, PageGetItem(page, cfPageItemId(s->rel, page, first)), &pos) < 0))
 			break;
 		/*
 		 * The landing page's left neighbour, as the descent saw it, with its

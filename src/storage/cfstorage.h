@@ -227,6 +227,56 @@ typedef struct CfIndexTupleData
 	/* key, sc, name bytes (or references) follow */
 } CfIndexTupleData;
 
+extern void cfBadItem(Relation rel, Page page, BlockNumber blkno, OffsetNumber off) pg_attribute_noreturn();
+
+/*
+ * Whether item off of a cfstore page can be read: its line pointer is a
+ * used item inside the page's item space, and the lengths its header
+ * declares fit in it (a run on a leaf, an index tuple on an internal page
+ * and for a high key).  The cells inside a run are checked by cfRunDecode
+ * as it goes.
+ */
+static inline bool
+cfPageItemOk(Page page, OffsetNumber off)
+{
+	PageHeader	ph = (PageHeader) page;
+	CfPageOpaque op = CfPageGetOpaque(page);
+	ItemId		iid = PageGetItemId(page, off);
+	const char *item = (const char *) page + ItemIdGetOffset(iid);
+	uint32		len = ItemIdGetLength(iid);
+	uint16		lens[3];
+
+	if (unlikely(off < FirstOffsetNumber || off > PageGetMaxOffsetNumber(page) || !ItemIdIsNormal(iid) ||
+				 ItemIdGetOffset(iid) < ph->pd_upper || ItemIdGetOffset(iid) + len > ph->pd_special))
+		return false;
+	if (op->level == 0 && off >= CfPageFirstData(op))
+	{
+		/* a run: CfRunHeader's keylen and sclen lead */
+		if (unlikely(len < sizeof(CfRunHeader)))
+			return false;
+		memcpy(lens, item, 2 * sizeof(uint16));
+		return sizeof(CfRunHeader) + lens[0] + lens[1] <= len;
+	}
+	if (unlikely(len < sizeof(CfIndexTupleData)))
+		return false;
+	memcpy(lens, item + offsetof(CfIndexTupleData, keylen), 3 * sizeof(uint16));
+	return sizeof(CfIndexTupleData) + lens[0] + lens[1] + lens[2] <= len;
+}
+
+/*
+ * The line pointer of item off of a cfstore page (a locked buffer's page or
+ * a copy of one), checked (cfPageItemOk) before anything reads through it:
+ * what a damaged page would make a reader fetch from outside it raises
+ * instead.
+ */
+static inline ItemId
+cfPageItemId(Relation rel, Page page, OffsetNumber off)
+{
+	if (unlikely(!cfPageItemOk(page, off)))
+		cfBadItem(rel, page, InvalidBlockNumber, off);
+	return PageGetItemId(page, off);
+}
+
 #define CF_ITUP_LONG_KEY		0x0001
 #define CF_ITUP_LONG_SC			0x0002
 #define CF_ITUP_LONG_NAME		0x0004
@@ -309,7 +359,7 @@ typedef struct CfRelInfo
 } CfRelInfo;
 
 extern CfRelInfo *cfRelInfo(Relation rel);
-extern void cfRootCopyTake(CfRelInfo *info, Page root);
+extern void cfRootCopyTake(Relation rel, CfRelInfo *info, Buffer buf);
 extern bool cfRootCopyUsable(CfRelInfo *info);
 extern void cfRelInfoRefreshRoot(Relation rel, CfRelInfo *info);
 extern int32 cfRelationCfId(Relation rel);
@@ -341,7 +391,7 @@ typedef struct CfItem
 
 extern void cfBuildPage(Page page, const CfPageOpaqueData *opaque, const char *hikey, Size hikey_len,
 						const CfItem *items, int n);
-extern CfItem *cfPageItems(Page page, int *n);
+extern CfItem *cfPageItems(Relation rel, Page page, int *n);
 extern bool cfItemsFitPage(Page page, const CfItem *items, int n);
 extern void cfRebuildPage(Relation rel, Buffer buf, Buffer child, const CfItem *items, int n,
 						  const TransactionId *horizon);

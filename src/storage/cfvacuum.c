@@ -520,13 +520,14 @@ peek_right(CfVacuum *v, Buffer buf, BufferAccessStrategy strategy)
 		/* left to right, as a split locks its pages: no deadlock */
 		rbuf = ReadBufferExtended(v->rel, MAIN_FORKNUM, right, RBM_NORMAL, strategy);
 		LockBuffer(rbuf, BUFFER_LOCK_SHARE);
+		cfCheckTreePage(v->rel, rbuf, 0);
 		rpage = BufferGetPage(rbuf);
 		rop = CfPageGetOpaque(rpage);
 		if (PageGetMaxOffsetNumber(rpage) >= CfPageFirstData(rop))
 		{
 			CfKey		fk;
 
-			cfRunFirstKey(v->rel, PageGetItem(rpage, PageGetItemId(rpage, CfPageFirstData(rop))), &fk);
+			cfRunFirstKey(v->rel, PageGetItem(rpage, cfPageItemId(v->rel, rpage, CfPageFirstData(rop))), &fk);
 			part_set(v->cxt, &v->next_key, fk.key, fk.keylen);
 			part_set(v->cxt, &v->next_sc, fk.sc, fk.sclen);
 			part_set(v->cxt, &v->next_name, fk.name, fk.namelen);
@@ -617,15 +618,15 @@ vacuum_page(CfVacuum *v, Buffer buf, BufferAccessStrategy strategy, MemoryContex
 	for (OffsetNumber off = first; off <= max; off++)
 	{
 		OffsetNumber last = off;
+		ItemId		first_iid = cfPageItemId(v->rel, page, off);
 		CfRun		run,
 					kept;
 
 		/* the runs of one row key and super column on this page, as one */
-		cfRunDecode(v->rel, PageGetItem(page, PageGetItemId(page, off)),
-					ItemIdGetLength(PageGetItemId(page, off)), &run, cxt);
+		cfRunDecode(v->rel, PageGetItem(page, first_iid), ItemIdGetLength(first_iid), &run, cxt);
 		while (last < max)
 		{
-			ItemId		iid = PageGetItemId(page, last + 1);
+			ItemId		iid = cfPageItemId(v->rel, page, last + 1);
 			CfRun		next;
 
 			cfRunDecode(v->rel, PageGetItem(page, iid), ItemIdGetLength(iid), &next, cxt);
@@ -646,7 +647,7 @@ vacuum_page(CfVacuum *v, Buffer buf, BufferAccessStrategy strategy, MemoryContex
 			/* unchanged: keep the items as they are, room to grow included */
 			for (; off <= last; off++)
 			{
-				ItemId		iid = PageGetItemId(page, off);
+				ItemId		iid = cfPageItemId(v->rel, page, off);
 
 				items = grow_items(items, n, &cap);
 				items[n].len = ItemIdGetLength(iid);
@@ -726,7 +727,7 @@ remove_deferred(CfVacuum *v, const CfKey *key, MemoryContext cxt)
 		return;
 	}
 	page = BufferGetPage(buf);
-	items = cfPageItems(page, &n);
+	items = cfPageItems(v->rel, page, &n);
 
 	/* the run that holds it: the last whose first key is at or below it */
 	for (int lo = 0, hi = n; lo < hi;)
@@ -827,12 +828,12 @@ mark_leaf(CfVacuum *v, Page page, MemoryContext cxt)
 	CfPageOpaque op = CfPageGetOpaque(page);
 
 	if (!CfPageIsRightmost(op))
-		mark_itup(v, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, CF_HIKEY)));
+		mark_itup(v, (CfIndexTuple) PageGetItem(page, cfPageItemId(v->rel, page, CF_HIKEY)));
 	if (!v->page_long)
 		return;
 	for (OffsetNumber off = CfPageFirstData(op); off <= PageGetMaxOffsetNumber(page); off++)
 	{
-		ItemId		iid = PageGetItemId(page, off);
+		ItemId		iid = cfPageItemId(v->rel, page, off);
 		CfRun		run;
 
 		/* without the relation, long parts come back as their references */
@@ -855,7 +856,7 @@ mark_internal(CfVacuum *v, BlockNumber blkno, Page page)
 {
 	cfBlockSetAdd(&v->tree, blkno);
 	for (OffsetNumber off = FirstOffsetNumber; off <= PageGetMaxOffsetNumber(page); off++)
-		mark_itup(v, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, off)));
+		mark_itup(v, (CfIndexTuple) PageGetItem(page, cfPageItemId(v->rel, page, off)));
 }
 
 /*
@@ -892,11 +893,12 @@ walk_internal(CfVacuum *v, BufferAccessStrategy strategy,
 			CfPageOpaque op;
 
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			cfCheckTreePage(v->rel, buf, level);
 			page = BufferGetPage(buf);
 			op = CfPageGetOpaque(page);
 			visit(v, blkno, page);
 			if (first_child == InvalidBlockNumber && CfPageFirstData(op) <= PageGetMaxOffsetNumber(page))
-				first_child = ((CfIndexTuple) PageGetItem(page, PageGetItemId(page, CfPageFirstData(op))))->child;
+				first_child = ((CfIndexTuple) PageGetItem(page, cfPageItemId(v->rel, page, CfPageFirstData(op))))->child;
 			blkno = op->right;
 			UnlockReleaseBuffer(buf);
 			vacuum_delay_point();
@@ -951,7 +953,7 @@ finish_unfinished(CfVacuum *v, BufferAccessStrategy strategy, MemoryContext cxt)
 		/* still unfinished: an insert may have finished it since */
 		if (split_unfinished(page))
 		{
-			ItemId		iid = PageGetItemId(page, CF_HIKEY);
+			ItemId		iid = cfPageItemId(v->rel, page, CF_HIKEY);
 
 			hikey = palloc(ItemIdGetLength(iid));
 			memcpy(hikey, PageGetItem(page, iid), ItemIdGetLength(iid));

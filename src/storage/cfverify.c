@@ -143,6 +143,15 @@ page_copy(Relation rel, BlockNumber blkno, PGAlignedBlock *copy)
 	return (Page) copy->data;
 }
 
+/* Item off of page (a copy of block blkno), raising if it cannot be read (cfPageItemOk). */
+static char *
+checked_item(Relation rel, Page page, BlockNumber blkno, OffsetNumber off)
+{
+	if (!cfPageItemOk(page, off))
+		cfBadItem(rel, page, blkno, off);
+	return PageGetItem(page, PageGetItemId(page, off));
+}
+
 /* Check one page; returns its right-link. */
 static BlockNumber
 verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
@@ -189,12 +198,17 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 		corrupt(rel, blkno, psprintf("left-link %u, but the page to its left is %u", op->left, expect_left));
 	if (((PageHeader) page)->pd_lower > ((PageHeader) page)->pd_upper)
 		corrupt(rel, blkno, "pd_lower above pd_upper");
-
-	has_hk = !CfPageIsRightmost(op);
-	if (has_hk)
-		cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, CF_HIKEY)), &hk);
 	first = CfPageFirstData(op);
 	max = PageGetMaxOffsetNumber(page);
+	/* every item lies inside the page, before anything reads one */
+	for (OffsetNumber off = FirstOffsetNumber; off <= max; off++)
+		(void) checked_item(rel, page, blkno, off);
+
+	has_hk = !CfPageIsRightmost(op);
+	if (has_hk && max < CF_HIKEY)
+		corrupt(rel, blkno, "a page with a right sibling has no high key");
+	if (has_hk)
+		cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, CF_HIKEY)), &hk);
 	for (OffsetNumber off = FirstOffsetNumber; off <= max; off++)
 		used += MAXALIGN(ItemIdGetLength(PageGetItemId(page, off)));
 	if (((PageHeader) page)->pd_upper + used + op->garbage != ((PageHeader) page)->pd_special)
@@ -303,7 +317,7 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 					cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, off + 1)), &next);
 					if (CfPageIsRightmost(cop))
 						corrupt(rel, itup->child, "a child with a right neighbour in its parent is rightmost");
-					cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(cpage, PageGetItemId(cpage, CF_HIKEY)), &chk);
+					cfIndexTupleKey(rel, (CfIndexTuple) checked_item(rel, cpage, itup->child, CF_HIKEY), &chk);
 					if (!key_equal(&info->order, &chk, &next) && must_raise(st))
 						corrupt(rel, itup->child, psprintf("high key differs from the next separator in block %u", blkno));
 				}
@@ -313,7 +327,7 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 
 					if (CfPageIsRightmost(cop))
 						corrupt(rel, itup->child, "last child of a non-rightmost page is rightmost");
-					cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(cpage, PageGetItemId(cpage, CF_HIKEY)), &chk);
+					cfIndexTupleKey(rel, (CfIndexTuple) checked_item(rel, cpage, itup->child, CF_HIKEY), &chk);
 					if (!key_equal(&info->order, &chk, &hk) && must_raise(st))
 						corrupt(rel, itup->child, psprintf("high key differs from that of its parent %u", blkno));
 				}

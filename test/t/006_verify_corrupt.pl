@@ -34,6 +34,8 @@ $node->append_conf('postgresql.conf', "autovacuum = off\n");
 $node->start;
 
 my @plain = qw(pageid split leftlink cycle space linkeddead overflowleaf);
+# damage inside a page: its line pointers and items
+my @items = qw(badlp extralp longhdr rootlp);
 my @unlinked = qw(orphan deadcells healthy);
 # never written: its file gets the two zero pages a first write's extension
 # leaves when the record that initialises them is lost
@@ -43,7 +45,7 @@ $node->safe_psql('postgres', q{
 CREATE EXTENSION cfstore;
 SELECT cfstore.create_keyspace('ks');
 });
-for my $cf (@plain, @unlinked, $uncreated)
+for my $cf (@plain, @items, @unlinked, $uncreated)
 {
 	$node->safe_psql('postgres', qq{
 SELECT cfstore.create_column_family('ks', '$cf', comparator => 'LongType',
@@ -51,7 +53,7 @@ SELECT cfstore.create_column_family('ks', '$cf', comparator => 'LongType',
   gc_grace_seconds => 0);
 });
 }
-for my $cf (@plain)
+for my $cf (@plain, @items)
 {
 	$node->safe_psql('postgres', qq{
 SELECT count(cfstore.insert('ks', '$cf', 'r', i, repeat('v', 40), writetime => 1))
@@ -79,13 +81,13 @@ for my $cf (@unlinked)
 	$node->safe_psql('postgres', "VACUUM " . storage($cf));
 }
 
-for my $cf (@plain, @unlinked)
+for my $cf (@plain, @items, @unlinked)
 {
 	is($node->safe_psql('postgres', "SELECT cfstore.verify('ks', '$cf')"), '', "$cf verifies before the damage");
 }
 
 my %path;
-for my $cf (@plain, @unlinked, $uncreated)
+for my $cf (@plain, @items, @unlinked, $uncreated)
 {
 	$path{$cf} = $node->data_dir . '/'
 	  . $node->safe_psql('postgres', "SELECT pg_relation_filepath('" . storage($cf) . "')");
@@ -216,6 +218,78 @@ $expect{leftlink} = [ damage_leaf('leftlink', sub { $_[0]{left} = $_[1] }), qr/\
 	$expect{deadcells} = [ $dead->[0], qr/\Qan unlinked leaf holds cells\E/ ];
 }
 
+# Line pointers (ItemIdData: offset 15 bits, state 2, length 15, from the
+# low bits up) follow the 24-byte page header; item n's is at 20 + 4n.
+sub line_pointer
+{
+	my ($page, $off) = @_;
+	my $lp = unpack('L', substr($page, 20 + 4 * $off, 4));
+	return ($lp & 0x7FFF, ($lp >> 15) & 3, $lp >> 17);
+}
+
+sub set_line_pointer
+{
+	my ($page, $off, $offset, $state, $len) = @_;
+	substr($page, 20 + 4 * $off, 4) = pack('L', $offset | ($state << 15) | ($len << 17));
+	return $page;
+}
+
+# Change the page image of a middle leaf of cf; returns its block.
+sub damage_leaf_items
+{
+	my ($cf, $change) = @_;
+	my ($linked) = leaves($path{$cf});
+	my $blkno = $linked->[ int(@$linked / 2) ];
+	write_page($path{$cf}, $blkno, $change->(read_page($path{$cf}, $blkno)));
+	return $blkno;
+}
+
+# the first run of a leaf (item 2, after the high key) said to lie past
+# the page's special space
+$expect{badlp} = [
+	damage_leaf_items('badlp', sub {
+		my ($page) = @_;
+		my ($offset, $state, $len) = line_pointer($page, 2);
+		return set_line_pointer($page, 2, 8180, $state, $len);
+	}),
+	qr/the line pointer of item 2 points outside the page's items/ ];
+# pd_lower one line pointer further: an unused item after the last
+{
+	my $n;
+	$expect{extralp} = [
+		damage_leaf_items('extralp', sub {
+			my ($page) = @_;
+			my $lower = unpack('S', substr($page, 12, 2));
+			$n = ($lower - 24) / 4 + 1;
+			substr($page, $lower, 4) = pack('L', 0);
+			substr($page, 12, 2) = pack('S', $lower + 4);
+			return $page;
+		}),
+		undef ];
+	$expect{extralp}[1] = qr/the line pointer of item $n points outside the page's items/;
+}
+# a run whose header declares a row key longer than the run
+$expect{longhdr} = [
+	damage_leaf_items('longhdr', sub {
+		my ($page) = @_;
+		my ($offset) = line_pointer($page, 2);
+		substr($page, $offset, 2) = pack('S', 4000);
+		return $page;
+	}),
+	qr/item 2 is shorter than the parts its header declares/ ];
+# a downlink of the root (an internal page over the leaves) said to lie
+# past the page's special space
+{
+	my $meta = read_page($path{rootlp}, 0);
+	my $root = unpack('L', substr($meta, 24 + 8, 4));
+	my $page = read_page($path{rootlp}, $root);
+	my ($o) = opaque($page);
+	$o->{level} == 1 or die "the root of rootlp is at level $o->{level}";
+	my ($offset, $state, $len) = line_pointer($page, 3);
+	write_page($path{rootlp}, $root, set_line_pointer($page, 3, 8180, $state, $len));
+	$expect{rootlp} = [ $root, qr/the line pointer of item 3 points outside the page's items/ ];
+}
+
 # a new page (all zeroes) past the tree, as a crash in the middle of
 # extending the relation leaves one: allowed
 {
@@ -265,6 +339,32 @@ for my $cf (@plain, 'orphan', 'deadcells')
 	is($node->safe_psql('postgres', "SELECT length(value) FROM cfstore.get_slice('ks', 'overflowleaf', 's')"),
 		32 * 1000, 'overflowleaf: the row after it reads');
 }
+
+# Damaged items: verify names them, and so do reads, writes and VACUUM
+# that reach them; none of them reads outside the page.
+for my $cf (@items)
+{
+	my ($blkno, $what) = @{ $expect{$cf} };
+	my $damage = qr/is corrupt at block $blkno: $what/;
+	my %run = (
+		'verify' => "SELECT cfstore.verify('ks', '$cf')",
+		'stats' => "SELECT cfstore.stats('ks', '$cf')",
+		'a slice of the row' => "SELECT count(*) FROM cfstore.get_slice('ks', '$cf', 'r', count => 10000)",
+		'a reversed slice' => "SELECT count(*) FROM cfstore.get_slice('ks', '$cf', 'r', count => 10000, reversed => true)",
+		'slices of single columns' => "SELECT count(s.*) FROM generate_series(1, 3000, 20) i,
+		   LATERAL cfstore.get_slice('ks', '$cf', 'r', start => i::bigint, finish => i::bigint) s",
+		'writes across the row' => "SELECT count(cfstore.insert('ks', '$cf', 'r', i, 'new', writetime => 2))
+		   FROM generate_series(1, 3000, 20) i",
+		'VACUUM' => "VACUUM " . storage($cf));
+	for my $what (sort keys %run)
+	{
+		my ($ret, $stdout, $stderr) = $node->psql('postgres', $run{$what});
+		isnt($ret, 0, "$cf: $what fails");
+		like($stderr, $damage, "$cf: $what names block $blkno and the damage");
+	}
+}
+is($node->safe_psql('postgres', 'SELECT 1'), '1', 'the server is still up after reading the damaged items');
+unlike(slurp_file($node->logfile), qr/terminated by signal|TRAP:/, 'no backend crashed');
 
 my ($linked, $dead) = leaves($path{healthy});
 cmp_ok(scalar(@$dead), '>=', 10, 'the undamaged column family has unlinked leaves');
