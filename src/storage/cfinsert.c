@@ -83,16 +83,43 @@ void
 cfNotTreePage(Relation rel, Buffer buf, uint16 level)
 {
 	if (RecoveryInProgress())
-		ereport(ERROR,
-				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-				 errmsg("canceling statement due to conflict with recovery"),
-				 errdetail("VACUUM on the primary freed a page of cfstore table \"%s\" that the query was reading.",
-						   RelationGetRelationName(rel)),
-				 errhint("Set hot_standby_feedback = on on the standby to keep it.")));
+		cfPageFreedUnderRead(rel);
 	ereport(ERROR,
 			(errcode(ERRCODE_INDEX_CORRUPTED),
 			 errmsg("cfstore table \"%s\" is corrupt at block %u: a link leads to a page that is not a tree page at level %u",
 					RelationGetRelationName(rel), BufferGetBlockNumber(buf), level),
+			 errhint("cfstore.verify reports the damage.")));
+}
+
+/*
+ * Cancel a standby read that met a page VACUUM on the primary freed (and
+ * perhaps used again) under it.
+ */
+void
+cfPageFreedUnderRead(Relation rel)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+			 errmsg("canceling statement due to conflict with recovery"),
+			 errdetail("VACUUM on the primary freed a page of cfstore table \"%s\" that the query was reading.",
+					   RelationGetRelationName(rel)),
+			 errhint("Set hot_standby_feedback = on on the standby to keep it.")));
+}
+
+/*
+ * Raise for leaf blkno, which a walk to the right reached a second time:
+ * right-links lead only to higher keys, so one leads back.  On a standby
+ * the page was freed and used again under the read.
+ */
+void
+cfReachedAgain(Relation rel, BlockNumber blkno)
+{
+	if (RecoveryInProgress())
+		cfPageFreedUnderRead(rel);
+	ereport(ERROR,
+			(errcode(ERRCODE_INDEX_CORRUPTED),
+			 errmsg("cfstore table \"%s\" is corrupt at block %u: a walk to the right reached it a second time",
+					RelationGetRelationName(rel), blkno),
 			 errhint("cfstore.verify reports the damage.")));
 }
 

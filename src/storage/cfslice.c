@@ -479,6 +479,11 @@ typedef struct CfWalk
 	CfLeftLeaf	left;			/* the landing page's left neighbour, as the descent saw it */
 	uint64		pages;			/* pages read */
 	Snapshot	horizon;		/* on a standby: the snapshot leaves' horizons are checked against */
+	/* forward: the first block read, then all, an open-addressing set in keycxt (see note_read) */
+	BlockNumber first_read;
+	BlockNumber *read;
+	uint32		read_cap;		/* a power of 2, or 0 before the second page */
+	uint32		nread;
 } CfWalk;
 
 /*
@@ -545,6 +550,65 @@ walk_init(CfWalk *w, Relation rel, CfRelInfo *info, const CfKey *start, bool bac
 	}
 	w->pagecxt = pagecxt;
 	w->keycxt = keycxt;
+}
+
+/* Add blkno to a set of blocks (capacity cap, a power of 2); false if it was there. */
+static bool
+block_set_add(BlockNumber *set, uint32 cap, BlockNumber blkno)
+{
+	for (uint32 i = (blkno * 2654435761U) & (cap - 1);; i = (i + 1) & (cap - 1))
+	{
+		if (set[i] == blkno)
+			return false;
+		if (set[i] == InvalidBlockNumber)
+		{
+			set[i] = blkno;
+			return true;
+		}
+	}
+}
+
+/*
+ * Note that a forward walk read the leaf in buf (locked), and raise if it
+ * read it before.  Right-links lead only to higher keys (Lehman and Yao),
+ * so a walk meets a page once; a link that leads back (damage) would hand
+ * out rows again, or forever.
+ */
+static void
+note_read(CfWalk *w, Buffer buf)
+{
+	BlockNumber blkno = BufferGetBlockNumber(buf);
+
+	/* most walks read one page: the set is made at the second */
+	if (w->nread == 0)
+	{
+		w->first_read = blkno;
+		w->nread = 1;
+		return;
+	}
+	if (w->nread * 2 >= w->read_cap)
+	{
+		/* make the set, or grow it, and take the blocks over */
+		BlockNumber *old = w->read;
+		uint32		oldcap = w->read_cap;
+
+		w->read_cap = Max(oldcap * 2, 16);
+		w->read = MemoryContextAlloc(w->keycxt, sizeof(BlockNumber) * w->read_cap);
+		memset(w->read, 0xFF, sizeof(BlockNumber) * w->read_cap);
+		if (old == NULL)
+			(void) block_set_add(w->read, w->read_cap, w->first_read);
+		for (uint32 i = 0; i < oldcap; i++)
+			if (old[i] != InvalidBlockNumber)
+				(void) block_set_add(w->read, w->read_cap, old[i]);
+		if (old)
+			pfree(old);
+	}
+	if (block_set_add(w->read, w->read_cap, blkno))
+	{
+		w->nread++;
+		return;
+	}
+	cfReachedAgain(w->rel, blkno);
 }
 
 /* How many pages walk_left moves right from a left-link before it looks at its start again. */
@@ -693,6 +757,8 @@ walk_step(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn resol
 	}
 
 	w->pages++;
+	if (!w->backward)
+		note_read(w, buf);
 	op = CfPageGetOpaque(BufferGetPage(buf));
 	if (unlikely(w->horizon != NULL))
 		check_horizon(w->rel, BufferGetPage(buf), w->horizon);

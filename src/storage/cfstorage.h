@@ -400,6 +400,8 @@ extern Buffer cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool fo
 extern Buffer cfMoveRight(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *key, int lockmode);
 extern bool cfBeyondHighKey(Relation rel, CfRelInfo *info, Page page, const CfKey *key);
 extern void cfNotTreePage(Relation rel, Buffer buf, uint16 level) pg_attribute_noreturn();
+extern void cfPageFreedUnderRead(Relation rel) pg_attribute_noreturn();
+extern void cfReachedAgain(Relation rel, BlockNumber blkno) pg_attribute_noreturn();
 
 /*
  * Raise unless the locked page in buf, reached through a downlink or a

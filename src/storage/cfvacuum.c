@@ -1037,6 +1037,10 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 				break;
 			buf = ReadBufferExtended(rel, MAIN_FORKNUM, right, RBM_NORMAL, strategy);
 			LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+			cfCheckTreePage(rel, buf, 0);
+			/* a right-link that leads back (damage) would loop */
+			if (cfBlockSetHas(&v.tree, right))
+				cfReachedAgain(rel, right);
 		}
 	}
 	{

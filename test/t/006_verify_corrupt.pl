@@ -340,6 +340,29 @@ for my $cf (@plain, 'orphan', 'deadcells')
 		32 * 1000, 'overflowleaf: the row after it reads');
 }
 
+# walks to the right that the damaged right-link leads back: they stop at
+# the page they reach a second time, instead of reading rows again
+{
+	my $blkno = $expect{cycle}[0];
+	my $again = qr/is corrupt at block $blkno: a walk to the right reached it a second time/;
+	my %run = (
+		'a slice of the row' => "SELECT count(*) FROM cfstore.get_slice('ks', 'cycle', 'r', count => 10000)",
+		'range slices' => "SELECT count(*) FROM cfstore.get_range_slices('ks', 'cycle', key_count => 1000, count => 10000)",
+		'a scan of the storage relation' => "SELECT count(*) FROM " . storage('cycle'),
+		'VACUUM' => "VACUUM " . storage('cycle'));
+	for my $what (sort keys %run)
+	{
+		my ($ret, $stdout, $stderr) = $node->psql('postgres', $run{$what}, timeout => 120);
+		is($ret, 3, "cycle: $what fails");
+		like($stderr, $again, "cycle: $what names block $blkno, reached again");
+	}
+	# the left-links are whole, but the page before the damaged one does not lead back
+	my ($ret, $stdout, $stderr) = $node->psql('postgres',
+		"SELECT count(*) FROM cfstore.get_slice('ks', 'cycle', 'r', count => 10000, reversed => true)", timeout => 120);
+	is($ret, 3, 'cycle: a reversed slice fails');
+	like($stderr, qr/left sibling chain of block \d+ of "[^"]+" is broken/, 'cycle: naming the broken chain');
+}
+
 # Damaged items: verify names them, and so do reads, writes and VACUUM
 # that reach them; none of them reads outside the page.
 for my $cf (@items)
