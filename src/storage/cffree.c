@@ -201,6 +201,8 @@ cfUnlinkLeaf(Relation rel, CfRelInfo *info, BlockNumber blkno, BufferAccessStrat
 		sbuf = try_lock(rel, left, strategy, false);
 		if (!BufferIsValid(sbuf))
 			goto out_leaf;
+		if (!CfPageIsCfstore(BufferGetPage(sbuf)))
+			goto out_leaf;
 		sop = CfPageGetOpaque(BufferGetPage(sbuf));
 		if (sop->right != blkno || sop->level != 0 || CfPageIsDead(sop))
 			goto out_leaf;
@@ -209,8 +211,11 @@ cfUnlinkLeaf(Relation rel, CfRelInfo *info, BlockNumber blkno, BufferAccessStrat
 	if (!BufferIsValid(rbuf))
 		goto out_leaf;
 	{
-		CfPageOpaque rop = CfPageGetOpaque(BufferGetPage(rbuf));
+		CfPageOpaque rop;
 
+		if (!CfPageIsCfstore(BufferGetPage(rbuf)))
+			goto out_leaf;
+		rop = CfPageGetOpaque(BufferGetPage(rbuf));
 		if (rop->left != blkno || rop->level != 0 || CfPageIsDead(rop))
 			goto out_leaf;
 	}

@@ -868,8 +868,12 @@ rewrite_page(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
 		rhorizon = ReadNextTransactionId();
 	if (leaf && !CfPageIsRightmost(op))
 	{
+		/* a right-link to the page itself (damage) would wait on its own lock */
+		if (op->right == BufferGetBlockNumber(buf))
+			cfReachedAgain(rel, op->right);
 		obuf = ReadBuffer(rel, op->right);
 		LockBuffer(obuf, BUFFER_LOCK_EXCLUSIVE);
+		cfCheckTreePage(rel, obuf, 0);
 	}
 
 	lop = *op;

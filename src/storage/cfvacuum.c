@@ -518,6 +518,11 @@ peek_right(CfVacuum *v, Buffer buf, BufferAccessStrategy strategy)
 		CfPageOpaque rop;
 
 		/* left to right, as a split locks its pages: no deadlock */
+		if (right == BufferGetBlockNumber(buf))
+		{
+			/* a right-link back to the page (damage): it would wait on its own lock */
+			cfReachedAgain(v->rel, right);
+		}
 		rbuf = ReadBufferExtended(v->rel, MAIN_FORKNUM, right, RBM_NORMAL, strategy);
 		LockBuffer(rbuf, BUFFER_LOCK_SHARE);
 		cfCheckTreePage(v->rel, rbuf, 0);
