@@ -4,13 +4,14 @@
 # columns, TimeUUID names, counters, CompositeType names) are written,
 # the server is stopped, and one page of each storage relation is damaged
 # on disk: a bit or bytes of its items, its line pointers, its special
-# space or its header, chosen by a seeded generator, so every run damages
-# the same bytes.  After a restart reads of every kind, verify, stats,
-# writes and VACUUM run against every column family.  Each must succeed
-# or fail with an error (what a damaged byte in a value or a name does
-# without data checksums is not known in advance), within a time limit,
-# and the server log must show no crashed backend.  Then the relations
-# are restored as written, and the next round damages other pages.
+# space or its header, or a sibling link or a downlink made to lead to
+# any block, chosen by a seeded generator, so every run damages the same
+# bytes.  After a restart reads of every kind, verify, stats, writes and
+# VACUUM run against every column family.  Each must succeed or fail with
+# an error (what a damaged byte in a value or a name does without data
+# checksums is not known in advance), within a time limit, and the
+# server log must show no crashed backend.  Then the relations are
+# restored as written, and the next round damages other pages.
 #
 # test 006 pins the errors of each kind of damage; this one looks for
 # damage nobody thought of.
@@ -151,15 +152,35 @@ sub write_page
 	close($fh);
 }
 
-# Damage a page in one of a few ways; returns the page and what was done.
+# Damage a page of nblocks in one of a few ways; returns the page and what
+# was done.
 sub damage
 {
-	my ($page) = @_;
+	my ($page, $nblocks) = @_;
 	my ($lower, $upper, $special) = unpack('SSS', substr($page, 12, 6));
 	my @kinds = ('a bit of an item', 'bytes of items', 'a line pointer byte', 'a special space byte',
-		'a header byte', 'any byte');
+		'a header byte', 'any byte', 'a sibling link', 'a downlink');
 	my $kind = $kinds[ int(rand(@kinds)) ];
 	my @at;
+	# the special space (CfPageOpaqueData): left, right, level, ...
+	my $cfpage = $special == BLCKSZ - 16 && unpack('S', substr($page, $special + 14, 2)) == 0xCF57;
+	if ($kind eq 'a sibling link' && $cfpage)
+	{
+		# to any block of the relation, this one included
+		my $i = $special + 4 * int(rand(2));
+		my $to = int(rand($nblocks));
+		substr($page, $i, 4) = pack('L', $to);
+		return ($page, "$kind at $i to $to");
+	}
+	if ($kind eq 'a downlink' && $cfpage && unpack('S', substr($page, $special + 8, 2)) > 0 && $lower > 24)
+	{
+		# the child of an index tuple of an internal page (its first field)
+		my $item = 1 + int(rand(($lower - 24) / 4));
+		my $offset = unpack('L', substr($page, 20 + 4 * $item, 4)) & 0x7FFF;
+		my $to = int(rand($nblocks));
+		substr($page, $offset, 4) = pack('L', $to);
+		return ($page, "$kind of item $item to $to");
+	}
 	if ($kind eq 'a bit of an item' && $upper < $special)
 	{
 		my $i = $upper + int(rand($special - $upper));
@@ -224,7 +245,7 @@ for my $round (1 .. ROUNDS)
 		my $nblocks = length($file{$name}) / BLCKSZ;
 		# the metapage one time in ten
 		my $blkno = rand() < 0.1 ? 0 : 1 + int(rand($nblocks - 1));
-		my ($damaged, $what) = damage(read_page($path{$name}, $blkno));
+		my ($damaged, $what) = damage(read_page($path{$name}, $blkno), $nblocks);
 		write_page($path{$name}, $blkno, $damaged);
 		note("round $round: $name block $blkno: $what");
 	}
