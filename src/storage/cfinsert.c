@@ -124,12 +124,32 @@ cfReachedAgain(Relation rel, BlockNumber blkno)
 }
 
 /*
+ * Raise for a loop moving right from block start that reached more pages
+ * than the relation has (cfCountMoveRight).  On a standby pages freed and
+ * used again under the read can lead anywhere.
+ */
+void
+cfRightLinksLoop(Relation rel, BlockNumber start)
+{
+	if (RecoveryInProgress())
+		cfPageFreedUnderRead(rel);
+	ereport(ERROR,
+			(errcode(ERRCODE_INDEX_CORRUPTED),
+			 errmsg("cfstore table \"%s\" is corrupt: the right-links followed from block %u go round in a loop",
+					RelationGetRelationName(rel), start),
+			 errhint("cfstore.verify reports the damage.")));
+}
+
+/*
  * Move right from buf (locked in lockmode) while key lies beyond the
  * page's high key; returns the locked page that covers key.
  */
 Buffer
 cfMoveRight(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *key, int lockmode)
 {
+	BlockNumber start = BufferGetBlockNumber(buf);
+	uint32		moves = 0;
+
 	for (;;)
 	{
 		Page		page = BufferGetPage(buf);
@@ -143,6 +163,7 @@ cfMoveRight(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *key, int loc
 		level = op->level;
 		UnlockReleaseBuffer(buf);
 		CHECK_FOR_INTERRUPTS();
+		cfCountMoveRight(rel, &moves, start);
 		buf = ReadBuffer(rel, right);
 		LockBuffer(buf, lockmode);
 		cfCheckTreePage(rel, buf, level);
@@ -333,6 +354,8 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 		OffsetNumber off;
 		BlockNumber child;
 		CfIndexTuple itup;
+		BlockNumber start = BufferGetBlockNumber(buf);
+		uint32		moves = 0;
 
 		/* move right past concurrent splits, remembering the low key */
 		for (;;)
@@ -362,6 +385,8 @@ cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 
 				child = op->right;
 				UnlockReleaseBuffer(buf);
+				CHECK_FOR_INTERRUPTS();
+				cfCountMoveRight(rel, &moves, start);
 				buf = ReadBuffer(rel, child);
 				LockBuffer(buf, (level == 0 && forupdate) ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
 				cfCheckTreePage(rel, buf, level);
@@ -935,12 +960,14 @@ cfFindPageAtLevel(Relation rel, CfRelInfo *info, const CfKey *key, uint16 level)
 		elog(ERROR, "cfstore: no level %u above the split page", level);
 	buf = ReadBuffer(rel, info->root);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	cfCheckTreePage(rel, buf, info->root_level);
 	for (;;)
 	{
 		Page		page;
 		CfPageOpaque op;
 		OffsetNumber off;
 		BlockNumber child;
+		uint16		childlevel;
 
 		buf = cfMoveRight(rel, info, buf, key, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
@@ -954,9 +981,11 @@ cfFindPageAtLevel(Relation rel, CfRelInfo *info, const CfKey *key, uint16 level)
 		}
 		off = cfChooseDownlink(rel, info, page, key);
 		child = ((CfIndexTuple) PageGetItem(page, cfPageItemId(rel, page, off)))->child;
+		childlevel = op->level - 1;
 		UnlockReleaseBuffer(buf);
 		buf = ReadBuffer(rel, child);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		cfCheckTreePage(rel, buf, childlevel);
 	}
 }
 
@@ -979,6 +1008,7 @@ insert_downlink(Relation rel, CfRelInfo *info, Buffer lbuf, CfStack *stack,
 	int			pos = -1;
 	Size		len;
 	char	   *itup;
+	uint32		moves = 0;
 
 	if (stack == NULL)
 	{
@@ -1033,6 +1063,7 @@ insert_downlink(Relation rel, CfRelInfo *info, Buffer lbuf, CfStack *stack,
 	/* lock the parent and move right until it holds our downlink */
 	pbuf = ReadBuffer(rel, stack->blkno);
 	LockBuffer(pbuf, BUFFER_LOCK_EXCLUSIVE);
+	cfCheckTreePage(rel, pbuf, level + 1);
 	for (;;)
 	{
 		CfPageOpaque pop;
@@ -1073,10 +1104,13 @@ insert_downlink(Relation rel, CfRelInfo *info, Buffer lbuf, CfStack *stack,
 				 lblk, pop->level);
 		{
 			BlockNumber right = pop->right;
+			uint16		plevel = pop->level;
 
 			UnlockReleaseBuffer(pbuf);
+			cfCountMoveRight(rel, &moves, stack->blkno);
 			pbuf = ReadBuffer(rel, right);
 			LockBuffer(pbuf, BUFFER_LOCK_EXCLUSIVE);
+			cfCheckTreePage(rel, pbuf, plevel);
 		}
 	}
 

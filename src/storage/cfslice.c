@@ -419,6 +419,8 @@ read_descend(Relation rel, CfRelInfo *info, const CfKey *key, CfKey *lowkey, Mem
 	{
 		Page		page;
 		CfPageOpaque op;
+		BlockNumber start = BufferGetBlockNumber(buf);
+		uint32		moves = 0;
 
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		cfCheckTreePage(rel, buf, level);
@@ -448,6 +450,7 @@ read_descend(Relation rel, CfRelInfo *info, const CfKey *key, CfKey *lowkey, Mem
 			child = op->right;
 			UnlockReleaseBuffer(buf);
 			CHECK_FOR_INTERRUPTS();
+			cfCountMoveRight(rel, &moves, start);
 			buf = ReadBuffer(rel, child);
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
 			cfCheckTreePage(rel, buf, level);
@@ -633,6 +636,8 @@ walk_left(CfWalk *w, BlockNumber blkno, BlockNumber left)
 	{
 		Buffer		buf;
 		CfPageOpaque op;
+		BlockNumber start;
+		uint32		moves;
 
 		if (left == InvalidBlockNumber)
 			return InvalidBuffer;
@@ -672,11 +677,14 @@ walk_left(CfWalk *w, BlockNumber blkno, BlockNumber left)
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		cfCheckTreePage(w->rel, buf, 0);
 		op = CfPageGetOpaque(BufferGetPage(buf));
+		moves = 0;
+		start = blkno;
 		while (CfPageIsDead(op))
 		{
 			blkno = op->right;
 			UnlockReleaseBuffer(buf);
 			CHECK_FOR_INTERRUPTS();
+			cfCountMoveRight(w->rel, &moves, start);
 			buf = ReadBuffer(w->rel, blkno);
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
 			cfCheckTreePage(w->rel, buf, 0);

@@ -402,6 +402,23 @@ extern bool cfBeyondHighKey(Relation rel, CfRelInfo *info, Page page, const CfKe
 extern void cfNotTreePage(Relation rel, Buffer buf, uint16 level) pg_attribute_noreturn();
 extern void cfPageFreedUnderRead(Relation rel) pg_attribute_noreturn();
 extern void cfReachedAgain(Relation rel, BlockNumber blkno) pg_attribute_noreturn();
+extern void cfRightLinksLoop(Relation rel, BlockNumber start) pg_attribute_noreturn();
+
+/*
+ * Count one more page that a loop moving right from block start has
+ * reached, and raise once it has reached more pages than the relation
+ * has: right-links lead only to higher keys, so such a loop's go round
+ * (damage) and it would never end.  The relation's size is looked at only
+ * at powers of two from 64 on, which keeps this cheap.
+ */
+static inline void
+cfCountMoveRight(Relation rel, uint32 *moves, BlockNumber start)
+{
+	uint32		m = ++*moves;
+
+	if (unlikely(m >= 64 && (m & (m - 1)) == 0) && m > RelationGetNumberOfBlocks(rel))
+		cfRightLinksLoop(rel, start);
+}
 
 /*
  * Raise unless the locked page in buf, reached through a downlink or a

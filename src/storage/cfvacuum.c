@@ -890,6 +890,8 @@ walk_internal(CfVacuum *v, BufferAccessStrategy strategy,
 	while (level >= 1 && blkno != InvalidBlockNumber)
 	{
 		BlockNumber first_child = InvalidBlockNumber;
+		BlockNumber start = blkno;
+		uint32		moves = 0;
 
 		while (blkno != InvalidBlockNumber)
 		{
@@ -907,6 +909,8 @@ walk_internal(CfVacuum *v, BufferAccessStrategy strategy,
 			blkno = op->right;
 			UnlockReleaseBuffer(buf);
 			vacuum_delay_point();
+			if (blkno != InvalidBlockNumber)
+				cfCountMoveRight(v->rel, &moves, start);
 		}
 		blkno = first_child;
 		level--;

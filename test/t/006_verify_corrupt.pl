@@ -34,6 +34,8 @@ $node->append_conf('postgresql.conf', "autovacuum = off\n");
 $node->start;
 
 my @plain = qw(pageid split leftlink cycle selflink space linkeddead overflowleaf);
+# a descent that moves right forever
+my @loops = qw(moveloop);
 # damage inside a page: its line pointers and items
 my @items = qw(badlp extralp longhdr rootlp);
 my @unlinked = qw(orphan deadcells healthy);
@@ -45,7 +47,7 @@ $node->safe_psql('postgres', q{
 CREATE EXTENSION cfstore;
 SELECT cfstore.create_keyspace('ks');
 });
-for my $cf (@plain, @items, @unlinked, $uncreated)
+for my $cf (@plain, @items, @loops, @unlinked, $uncreated)
 {
 	$node->safe_psql('postgres', qq{
 SELECT cfstore.create_column_family('ks', '$cf', comparator => 'LongType',
@@ -53,7 +55,7 @@ SELECT cfstore.create_column_family('ks', '$cf', comparator => 'LongType',
   gc_grace_seconds => 0);
 });
 }
-for my $cf (@plain, @items)
+for my $cf (@plain, @items, @loops)
 {
 	$node->safe_psql('postgres', qq{
 SELECT count(cfstore.insert('ks', '$cf', 'r', i, repeat('v', 40), writetime => 1))
@@ -81,13 +83,13 @@ for my $cf (@unlinked)
 	$node->safe_psql('postgres', "VACUUM " . storage($cf));
 }
 
-for my $cf (@plain, @items, @unlinked)
+for my $cf (@plain, @items, @loops, @unlinked)
 {
 	is($node->safe_psql('postgres', "SELECT cfstore.verify('ks', '$cf')"), '', "$cf verifies before the damage");
 }
 
 my %path;
-for my $cf (@plain, @items, @unlinked, $uncreated)
+for my $cf (@plain, @items, @loops, @unlinked, $uncreated)
 {
 	$path{$cf} = $node->data_dir . '/'
 	  . $node->safe_psql('postgres', "SELECT pg_relation_filepath('" . storage($cf) . "')");
@@ -293,6 +295,37 @@ $expect{longhdr} = [
 	$expect{rootlp} = [ $root, qr/the line pointer of item 3 points outside the page's items/ ];
 }
 
+# a leaf whose right-link leads to itself, and the root's downlink to its
+# right neighbour leads to it too: a descent for a key of the neighbour
+# lands on the leaf, finds the key beyond its high key and moves right,
+# to the same leaf, again and again
+{
+	my $file = $path{moveloop};
+	my ($linked) = leaves($file);
+	my $blkno = $linked->[ int(@$linked / 2) ];
+	my $page = read_page($file, $blkno);
+	my ($o) = opaque($page);
+	my $right = $o->{right};
+	$o->{right} = $blkno;
+	write_page($file, $blkno, set_opaque($page, $o));
+	my $root = unpack('L', substr(read_page($file, 0), 24 + 8, 4));
+	my $rpage = read_page($file, $root);
+	my ($ro) = opaque($rpage);
+	$ro->{level} == 1 or die "the root of moveloop is at level $ro->{level}";
+	my $lower = unpack('S', substr($rpage, 12, 2));
+	my $found;
+	for my $item (1 .. ($lower - 24) / 4)
+	{
+		my ($offset) = line_pointer($rpage, $item);
+		next unless unpack('L', substr($rpage, $offset, 4)) == $right;
+		substr($rpage, $offset, 4) = pack('L', $blkno);
+		$found = 1;
+	}
+	$found or die "no downlink to block $right in the root";
+	write_page($file, $root, $rpage);
+	$expect{moveloop} = [ $blkno, qr/the right-links followed from block \d+ go round in a loop/ ];
+}
+
 # a new page (all zeroes) past the tree, as a crash in the middle of
 # extending the relation leaves one: allowed
 {
@@ -372,6 +405,25 @@ for my $cf ('cycle', 'selflink')
 		"SELECT count(*) FROM cfstore.get_slice('ks', 'cycle', 'r', count => 10000, reversed => true)", timeout => 120);
 	is($ret, 3, 'cycle: a reversed slice fails');
 	like($stderr, qr/left sibling chain of block \d+ of "[^"]+" is broken/, 'cycle: naming the broken chain');
+}
+
+# descents that would move right forever raise instead: a read's (from
+# the backend's image of the root, then from the root page) and a write's
+{
+	my $loop = $expect{moveloop}[1];
+	my %run = (
+		'slices of single columns' => "SELECT count(s.*) FROM generate_series(1, 3000, 20) i,
+		   LATERAL cfstore.get_slice('ks', 'moveloop', 'r', start => i::bigint, finish => i::bigint) s",
+		'writes across the row' => "SELECT count(cfstore.insert('ks', 'moveloop', 'r', i, 'new', writetime => 2))
+		   FROM generate_series(1, 3000, 20) i");
+	for my $what (sort keys %run)
+	{
+		my ($ret, $stdout, $stderr) = $node->psql('postgres', $run{$what}, timeout => 120);
+		is($ret, 3, "moveloop: $what fails");
+		like($stderr, $loop, "moveloop: $what reports the loop");
+	}
+	my ($ret, $stdout, $stderr) = $node->psql('postgres', "SELECT cfstore.verify('ks', 'moveloop')", timeout => 120);
+	is($ret, 3, 'moveloop: verify fails');
 }
 
 # Damaged items: verify names them, and so do reads, writes and VACUUM
