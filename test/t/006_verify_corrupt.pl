@@ -18,6 +18,8 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
+use CfPages;
+
 use constant {
 	BLCKSZ => 8192,
 	INVALID_BLOCK => 0xFFFFFFFF,
@@ -101,25 +103,6 @@ sub storage
 {
 	my ($cf) = @_;
 	return $node->safe_psql('postgres', "SELECT cfstore._storage_relation('ks', '$cf')");
-}
-
-sub read_page
-{
-	my ($file, $blkno) = @_;
-	open(my $fh, '<:raw', $file) or die "open $file: $!";
-	seek($fh, $blkno * BLCKSZ, 0) or die "seek: $!";
-	read($fh, my $page, BLCKSZ) == BLCKSZ or die "short read of block $blkno";
-	close($fh);
-	return $page;
-}
-
-sub write_page
-{
-	my ($file, $blkno, $page) = @_;
-	open(my $fh, '+<:raw', $file) or die "open $file: $!";
-	seek($fh, $blkno * BLCKSZ, 0) or die "seek: $!";
-	print $fh $page or die "write: $!";
-	close($fh);
 }
 
 # The special space of a page as a hash, and the offset it starts at.

@@ -22,6 +22,8 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
+use CfPages;
+
 use constant BLCKSZ => 8192;
 use constant ROUNDS => 12;
 
@@ -131,25 +133,6 @@ sub probes
 		'VACUUM' => "VACUUM $storage{$name}",
 		'slices after VACUUM' =>
 		  $loop->("PERFORM count(*) FROM cfstore.get_slice('ks', '$name', $key, count => 100000)"));
-}
-
-sub read_page
-{
-	my ($file, $blkno) = @_;
-	open(my $fh, '<:raw', $file) or die "open $file: $!";
-	seek($fh, $blkno * BLCKSZ, 0) or die "seek: $!";
-	read($fh, my $page, BLCKSZ) == BLCKSZ or die "short read of block $blkno";
-	close($fh);
-	return $page;
-}
-
-sub write_page
-{
-	my ($file, $blkno, $page) = @_;
-	open(my $fh, '+<:raw', $file) or die "open $file: $!";
-	seek($fh, $blkno * BLCKSZ, 0) or die "seek: $!";
-	print $fh $page or die "write: $!";
-	close($fh);
 }
 
 # Damage a page of nblocks in one of a few ways; returns the page and what
