@@ -247,7 +247,8 @@ utf8_value_as_text(const bytea *value)
 {
 	if (VARATT_IS_EXTENDED(value) || GetDatabaseEncoding() != PG_UTF8)
 		return NULL;
-	(void) pg_verify_mbstr(PG_UTF8, VARDATA(value), VARSIZE(value) - VARHDRSZ, false);
+	if (!cfPlainAscii(VARDATA(value), VARSIZE(value) - VARHDRSZ))
+		(void) pg_verify_mbstr(PG_UTF8, VARDATA(value), VARSIZE(value) - VARHDRSZ, false);
 	return (text *) value;
 }
 

@@ -419,9 +419,18 @@ cfFdwToDatum(const CfFdwTable *t, const CfFdwColumn *col, const uint8 *data, int
 	{
 		StringInfoData buf;
 
-		if ((type->kind == CF_UTF8 && GetDatabaseEncoding() == PG_UTF8) ||
-			(type->kind == CF_ASCII && memchr(data, '\0', len) == NULL))
+		/* UTF-8 text checked as pg_any_to_server checks it: a NUL or an invalid sequence raises */
+		if (type->kind == CF_UTF8 && GetDatabaseEncoding() == PG_UTF8)
+		{
+			if (!cfPlainAscii((const char *) data, len))
+				(void) pg_verify_mbstr(PG_UTF8, (const char *) data, len, false);
 			return PointerGetDatum(cstring_to_text_with_len((const char *) data, len));
+		}
+		if (type->kind == CF_ASCII)
+		{
+			cfAsciiCheckText(data, len);
+			return PointerGetDatum(cstring_to_text_with_len((const char *) data, len));
+		}
 		initStringInfo(&buf);
 		return PointerGetDatum(cfTypeToText(type, data, len, &buf));
 	}
@@ -620,7 +629,7 @@ datum_in_place(const CfFdwTable *t, const CfFdwColumn *col, const bytea *v, cons
 	if (col->typid == TEXTOID || col->typid == VARCHAROID)
 	{
 		if (type->kind == CF_UTF8 && GetDatabaseEncoding() == PG_UTF8 &&
-			pg_verify_mbstr(PG_UTF8, VARDATA(v), len, true))
+			(cfPlainAscii(VARDATA(v), len) || pg_verify_mbstr(PG_UTF8, VARDATA(v), len, true)))
 		{
 			*out = PointerGetDatum(v);
 			return true;

@@ -24,6 +24,7 @@
 
 #include "lib/stringinfo.h"
 #include "port/pg_bswap.h"
+#include "utils/ascii.h"
 
 #define CF_MARSHAL_PACKAGE "org.apache.cassandra.db.marshal."
 
@@ -86,6 +87,24 @@ extern char *cfTypeValidateMessage(const CfType *type, const uint8 *data, int le
 extern void cfTypeValidate(const CfType *type, const uint8 *data, int len);
 extern bool cfUtf8Valid(const uint8 *data, int len);
 
+/*
+ * Whether bytes are ASCII without a NUL byte, and so valid text in any
+ * server encoding: the test a value read back as text passes before the
+ * full check (pg_verify_mbstr) is needed, eight bytes at a time.
+ */
+static inline bool
+cfPlainAscii(const char *data, int len)
+{
+	int			whole = len & ~7;
+
+	if (!is_valid_ascii((const unsigned char *) data, whole))
+		return false;
+	for (int i = whole; i < len; i++)
+		if (data[i] == '\0' || (unsigned char) data[i] >= 0x80)
+			return false;
+	return true;
+}
+
 /* cftype_compare.c */
 extern int	cfTypeCompare(const CfType *type, const uint8 *a, int alen,
 						  const uint8 *b, int blen);
@@ -97,6 +116,7 @@ extern int	cfTimeuuidCompare(const uint8 *a, const uint8 *b);
 extern bytea *cfTypeFromString(const CfType *type, const char *str);
 extern char *cfTypeToString(const CfType *type, const uint8 *data, int len);
 extern text *cfTypeToText(const CfType *type, const uint8 *data, int len, StringInfo buf);
+extern void cfAsciiCheckText(const uint8 *data, int len);
 extern bytea *cfMakeBytea(const void *data, int len);
 
 /* cfvarint.c: big integers in Java BigInteger.toByteArray() form */

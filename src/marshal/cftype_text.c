@@ -431,6 +431,28 @@ cfTypeFromString(const CfType *type, const char *str)
 }
 
 /*
+ * Raise unless the bytes of an AsciiType value can be its text: a NUL byte
+ * cannot be text, and a byte outside ASCII is no character of the type
+ * (a value written while the validator was another, or by Cassandra 0.6,
+ * which did not check, can hold one), which the validator's message names.
+ */
+void
+cfAsciiCheckText(const uint8 *data, int len)
+{
+	if (cfPlainAscii((const char *) data, len))
+		return;
+	if (memchr(data, '\0', len) != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNTRANSLATABLE_CHARACTER),
+				 errmsg("AsciiType value contains a NUL byte, which text cannot hold")));
+	for (int i = 0; i < len; i++)
+		if (data[i] > 127)
+			ereport(ERROR,
+					(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
+					 errmsg("Invalid byte for ascii: %d", (int) (int8) data[i])));
+}
+
+/*
  * Render an encoded value in its text form (palloc'd).  The value should
  * have been validated; a value that cannot be shown as text in the
  * database encoding (a NUL byte, say) raises an error.
@@ -446,15 +468,8 @@ cfTypeToString(const CfType *type, const uint8 *data, int len)
 		case CF_BYTES:
 			return bytes_to_string(data, len);
 		case CF_ASCII:
-			{
-				char	   *s = pnstrdup((const char *) data, len);
-
-				if ((int) strlen(s) != len)
-					ereport(ERROR,
-							(errcode(ERRCODE_UNTRANSLATABLE_CHARACTER),
-							 errmsg("AsciiType value contains a NUL byte, which text cannot hold")));
-				return s;
-			}
+			cfAsciiCheckText(data, len);
+			return pnstrdup((const char *) data, len);
 		case CF_UTF8:
 			{
 				char	   *s = pg_any_to_server((const char *) data, len, PG_UTF8);
@@ -581,8 +596,9 @@ cfTypeToText(const CfType *type, const uint8 *data, int len, StringInfo buf)
 		text_start(buf, n);
 		appendBinaryStringInfo(buf, s, n);
 	}
-	else if (type->kind == CF_ASCII && memchr(data, '\0', len) == NULL)
+	else if (type->kind == CF_ASCII)
 	{
+		cfAsciiCheckText(data, len);
 		text_start(buf, len);
 		appendBinaryStringInfo(buf, (const char *) data, len);
 	}
