@@ -155,6 +155,26 @@ SELECT value FROM "ApiScan"."Asc" WHERE key = 'nul';
 SELECT value FROM "ApiScan"."Asc" WHERE key = 'high';
 SELECT value FROM "ApiScan"."Asc" WHERE key = 'utf8';
 
+-- the scan keeps the column family open while the rows name it, and opens
+-- (checking the privilege) the next one when a row names another
+SELECT v.cf, v.k, s.column_name, s.value
+  FROM (VALUES ('Std', 'k1'), ('Raw', 'ascii3'), ('Std', 'k2'), ('Std', 'k3'), ('Utf', 'ok')) v(cf, k),
+       LATERAL cfstore.get_slice('ApiScan', v.cf, v.k, count => 1) s;
+SELECT v.cf, s.column_name FROM (VALUES ('Std'), ('Nope')) v(cf),
+       LATERAL cfstore.get_slice('ApiScan', v.cf, 'k1', count => 1) s;
+CREATE ROLE api_scan_reader;
+GRANT USAGE ON SCHEMA cfstore TO api_scan_reader;
+DO $$ BEGIN EXECUTE format('GRANT SELECT ON %s TO api_scan_reader', cfstore._storage_relation('ApiScan', 'Std')); END $$;
+SET ROLE api_scan_reader;
+SELECT v.cf, v.k, s.column_name FROM (VALUES ('Std', 'k1'), ('Std', 'k2')) v(cf, k),
+       LATERAL cfstore.get_slice('ApiScan', v.cf, v.k, count => 1) s;
+SELECT v.cf, v.k, s.column_name FROM (VALUES ('Std', 'k1'), ('Raw', 'ascii3')) v(cf, k),
+       LATERAL cfstore.get_slice('ApiScan', v.cf, v.k, count => 1) s;
+RESET ROLE;
+DO $$ BEGIN EXECUTE format('REVOKE SELECT ON %s FROM api_scan_reader', cfstore._storage_relation('ApiScan', 'Std')); END $$;
+REVOKE USAGE ON SCHEMA cfstore FROM api_scan_reader;
+DROP ROLE api_scan_reader;
+
 -- every column family written here verifies
 SELECT name, cfstore.verify(keyspace, name) FROM cfstore.column_family WHERE keyspace = 'ApiScan' ORDER BY name;
 DROP FUNCTION scan_plan(text);

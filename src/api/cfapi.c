@@ -53,8 +53,10 @@ cfArgIsNull(FunctionCallInfo fcinfo, int argno)
  * every time: the definition found by the last call serves again as long
  * as the catalog cache has not been reset since (the generation), which is
  * the cache's own rule for keeping entries, with the storage relation it
- * was found to have.  Privileges are checked on every call.  Rows are
- * rendered in buffers that are reused from call to call.
+ * was found to have.  Privileges are checked on every call (a slice scan,
+ * which keeps the column family open across its rescans, checks once per
+ * column family it opens: cfTargetReuse).  Rows are rendered in buffers
+ * that are reused from call to call.
  */
 typedef struct CfCall
 {
@@ -177,6 +179,7 @@ cfTargetOpen(CfTarget *t, FunctionCallInfo fcinfo, AclMode mode)
 	}
 	/* a call renders its row key afresh (the definition may be new) */
 	call->keytype = NULL;
+	t->generation = call->generation;
 	t->lockmode = mode == ACL_SELECT ? AccessShareLock : RowExclusiveLock;
 	t->rel = table_open(relid, t->lockmode);
 	/*
@@ -191,6 +194,29 @@ cfTargetOpen(CfTarget *t, FunctionCallInfo fcinfo, AclMode mode)
 		call->cf = NULL;
 		cfTargetOpen(t, fcinfo, mode);
 	}
+}
+
+/*
+ * cfTargetOpen for a caller that reads many times in one statement (the
+ * rescans of a slice scan), with t zeroed before its first use: the column
+ * family open in t stays open while the arguments name it and the catalog
+ * cache has not been reset, and its privilege stays checked, as the
+ * executor checks a table's once per statement.  Arguments naming another
+ * column family close it and open that one.
+ */
+void
+cfTargetReuse(CfTarget *t, FunctionCallInfo fcinfo, AclMode mode)
+{
+	if (t->rel != NULL)
+	{
+		if (!cfArgIsNull(fcinfo, 0) && !cfArgIsNull(fcinfo, 1) &&
+			t->generation == cfCatalogGeneration() &&
+			text_is(PG_GETARG_TEXT_PP(0), t->cf->keyspace) &&
+			text_is(PG_GETARG_TEXT_PP(1), t->cf->name))
+			return;
+		cfTargetClose(t);
+	}
+	cfTargetOpen(t, fcinfo, mode);
 }
 
 /* Close what cfTargetOpen opened (the lock is kept until the end of the transaction). */

@@ -24,9 +24,11 @@ typedef struct CfTarget
 	const CfColumnFamily *cf;
 	Relation	rel;
 	LOCKMODE	lockmode;
+	uint64		generation;		/* the catalog's when cf was looked up */
 } CfTarget;
 
 extern void cfTargetOpen(CfTarget *t, FunctionCallInfo fcinfo, AclMode mode);
+extern void cfTargetReuse(CfTarget *t, FunctionCallInfo fcinfo, AclMode mode);
 extern void cfTargetClose(CfTarget *t);
 extern bool cfArgIsNull(FunctionCallInfo fcinfo, int argno);
 extern bytea *cfArgBytes(FunctionCallInfo fcinfo, int argno, const CfType *type, const char *slot);

@@ -164,16 +164,18 @@ cfstore_get(PG_FUNCTION_ARGS)
 /*
  * Open the slice that a get_slice call asks for (its arguments in fcinfo:
  * keyspace, column_family, key, start, finish, reversed, count,
- * super_column), read as of snapshot.  t receives the column family, open
- * until cfTargetClose; the caller ends the slice.  Used by the function
- * and by the scan node that stands in for it (cfscan.c).
+ * super_column), read as of snapshot.  t, zeroed or still open from an
+ * earlier slice (cfTargetReuse), receives the column family, open until
+ * cfTargetClose; the caller ends the slice.  Used by the function and by
+ * the scan node that stands in for it (cfscan.c), which keeps t open
+ * across its rescans.
  */
 CfSliceState *
 cfGetSliceBegin(FunctionCallInfo fcinfo, CfTarget *t, Snapshot snapshot)
 {
 	CfSliceSpec spec;
 
-	cfTargetOpen(t, fcinfo, ACL_SELECT);
+	cfTargetReuse(t, fcinfo, ACL_SELECT);
 	memset(&spec, 0, sizeof(spec));
 	cfSlicePredicate(fcinfo, t->cf, 7, 3, 4, 5, CF_SLICE_ARG_COUNT, &spec);
 	/* the column parent and predicate are validated before the key */
@@ -188,7 +190,7 @@ cfGetSliceBegin(FunctionCallInfo fcinfo, CfTarget *t, Snapshot snapshot)
 Datum
 cfstore_get_slice(PG_FUNCTION_ARGS)
 {
-	CfTarget	t;
+	CfTarget	t = {0};
 	CfSliceState *slice = cfGetSliceBegin(fcinfo, &t, GetActiveSnapshot());
 
 	cfEmitCells(fcinfo, t.cf, slice);

@@ -332,14 +332,16 @@ slice_begin(CustomScanState *node, EState *estate, int eflags)
 	st->argcxt = AllocSetContextCreate(estate->es_query_cxt, "cfstore slice arguments", ALLOCSET_SMALL_SIZES);
 }
 
-/* End the slice being read, if any. */
+/*
+ * End the slice being read, if any.  The column family stays open for the
+ * next rescan (cfTargetReuse) until the scan ends.
+ */
 static void
 slice_close(CfSliceScanState *st)
 {
 	if (st->slice != NULL)
 	{
 		cfSliceEnd(st->slice);
-		cfTargetClose(&st->target);
 		st->slice = NULL;
 	}
 	MemoryContextReset(st->argcxt);
@@ -427,7 +429,11 @@ slice_exec(CustomScanState *node)
 static void
 slice_end(CustomScanState *node)
 {
-	slice_close((CfSliceScanState *) node);
+	CfSliceScanState *st = (CfSliceScanState *) node;
+
+	slice_close(st);
+	if (st->target.rel != NULL)
+		cfTargetClose(&st->target);
 }
 
 /* Start over: the arguments are evaluated and the slice opened again. */
