@@ -107,37 +107,39 @@ cfPageFreedUnderRead(Relation rel)
 }
 
 /*
- * Raise for leaf blkno, which a walk to the right reached a second time:
- * right-links lead only to higher keys, so one leads back.  On a standby
- * the page was freed and used again under the read.
+ * Raise for right-links that lead somewhere they cannot (damage, described
+ * by damage: the rest of the message).  On a standby, pages freed and used
+ * again under the read can lead anywhere: the read is cancelled instead.
  */
-void
-cfReachedAgain(Relation rel, BlockNumber blkno)
+static pg_attribute_noreturn() void
+right_links_corrupt(Relation rel, const char *damage)
 {
 	if (RecoveryInProgress())
 		cfPageFreedUnderRead(rel);
 	ereport(ERROR,
 			(errcode(ERRCODE_INDEX_CORRUPTED),
-			 errmsg("cfstore table \"%s\" is corrupt at block %u: a walk to the right reached it a second time",
-					RelationGetRelationName(rel), blkno),
+			 errmsg("cfstore table \"%s\" is corrupt%s", RelationGetRelationName(rel), damage),
 			 errhint("cfstore.verify reports the damage.")));
 }
 
 /*
+ * Raise for leaf blkno, which a walk to the right reached a second time:
+ * right-links lead only to higher keys, so one leads back.
+ */
+void
+cfReachedAgain(Relation rel, BlockNumber blkno)
+{
+	right_links_corrupt(rel, psprintf(" at block %u: a walk to the right reached it a second time", blkno));
+}
+
+/*
  * Raise for a loop moving right from block start that reached more pages
- * than the relation has (cfCountMoveRight).  On a standby pages freed and
- * used again under the read can lead anywhere.
+ * than the relation has (cfCountMoveRight).
  */
 void
 cfRightLinksLoop(Relation rel, BlockNumber start)
 {
-	if (RecoveryInProgress())
-		cfPageFreedUnderRead(rel);
-	ereport(ERROR,
-			(errcode(ERRCODE_INDEX_CORRUPTED),
-			 errmsg("cfstore table \"%s\" is corrupt: the right-links followed from block %u go round in a loop",
-					RelationGetRelationName(rel), start),
-			 errhint("cfstore.verify reports the damage.")));
+	right_links_corrupt(rel, psprintf(": the right-links followed from block %u go round in a loop", start));
 }
 
 /*
