@@ -31,6 +31,9 @@
  * returns and without the tuplestore; the planner materialises its result
  * where it is read again without new parameters.
  *
+ * Rows joined LATERAL with the slices they name can also run as one node,
+ * the scan with the rows' plan as its child ("Slice joins" below).
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -61,6 +64,7 @@
 #include "api/cfscan.h"
 
 #define CF_SLICE_SCAN_NAME "cfstore slice"
+#define CF_SLICE_JOIN_NAME "cfstore slice join"
 /* get_slice's number of arguments (sql/60_api.sql) */
 #define CF_SLICE_NARGS 8
 
@@ -79,15 +83,26 @@ typedef struct CfSliceScanState
 	CfTarget	target;
 	CfSliceState *slice;		/* NULL once finished */
 	MemoryContext argcxt;		/* the arguments' values, per slice */
+	/* a slice join only (see "Slice joins"); outer is NULL in a slice scan */
+	PlanState  *outer;			/* the rows whose slices are read */
+	int		   *outerpos;		/* per scan column: its column in the outer row, or 0 */
+	int			outermax;		/* the highest of outerpos */
+	int		   *resultmap;		/* per result column: its scan column, or NULL (projected) */
 } CfSliceScanState;
 
 static set_rel_pathlist_hook_type prev_set_rel_pathlist_hook = NULL;
+static set_join_pathlist_hook_type prev_set_join_pathlist_hook = NULL;
 
 /* cfstore.enable_slice_scan: whether the planner is offered the scan */
 static bool cf_enable_slice_scan = true;
 
+/* cfstore.enable_slice_join: whether it is offered the scan's join form */
+static bool cf_enable_slice_join = true;
+
 static Plan *slice_plan(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, List *tlist,
 						List *clauses, List *custom_plans);
+static Plan *slice_join_plan(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, List *tlist,
+							 List *clauses, List *custom_plans);
 static Node *slice_create_state(CustomScan *cscan);
 static void slice_begin(CustomScanState *node, EState *estate, int eflags);
 static TupleTableSlot *slice_exec(CustomScanState *node);
@@ -102,6 +117,16 @@ static const CustomPathMethods slice_path_methods = {
 
 static const CustomScanMethods slice_scan_methods = {
 	.CustomName = CF_SLICE_SCAN_NAME,
+	.CreateCustomScanState = slice_create_state,
+};
+
+static const CustomPathMethods slice_join_path_methods = {
+	.CustomName = CF_SLICE_JOIN_NAME,
+	.PlanCustomPath = slice_join_plan,
+};
+
+static const CustomScanMethods slice_join_scan_methods = {
+	.CustomName = CF_SLICE_JOIN_NAME,
 	.CreateCustomScanState = slice_create_state,
 };
 
@@ -277,6 +302,205 @@ slice_plan(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, List *tlis
 }
 
 /* ---------------------------------------------------------------------
+ * Slice joins
+ *
+ * A LATERAL join of rows with the slices they name (FROM keys k, LATERAL
+ * get_slice(..., k.key, ...) s) is a nested loop that rescans the slice
+ * scan per row, and hands every cell up through the loop, which forms the
+ * joined row by projecting it: a step per cell that does nothing but copy
+ * (about 9 ms for a million cells on the development machine, 5% of the
+ * timeline benchmark's 100-column statement).  So the planner is also
+ * offered the join as one node: the slice scan with the outer rows' plan as
+ * its child, which reads a row, evaluates the call's arguments on it, and
+ * hands out the slice's cells joined with it.  Its scan tuple holds the
+ * columns used above it and by its conditions and the call, those of the
+ * outer row filled once per row; when the node's output is some of those
+ * columns, it copies them into its result without the executor's
+ * projection.  It is offered only for an inner join whose columns are plain
+ * (no placeholders), whose outer path needs no parameters, and in a query
+ * that locks no rows and updates nothing (no EvalPlanQual recheck can reach
+ * it).  It costs the nested loop's cost without the loop's charge per row.
+ * ---------------------------------------------------------------------
+ */
+
+/* The position (from 1) of the column var in a target list, 0 if it is not there. */
+static int
+tlist_position(List *exprs, const Var *var)
+{
+	ListCell   *lc;
+	int			pos = 0;
+
+	foreach(lc, exprs)
+	{
+		Node	   *e = lfirst(lc);
+
+		pos++;
+		if (IsA(e, TargetEntry))
+			e = (Node *) ((TargetEntry *) e)->expr;
+		if (IsA(e, Var) && ((Var *) e)->varno == var->varno && ((Var *) e)->varattno == var->varattno &&
+			((Var *) e)->varlevelsup == 0)
+			return pos;
+	}
+	return 0;
+}
+
+/*
+ * Whether every column in vars is a cfstore.cell column of the slice (relid)
+ * or a column that the outer path's rows carry.
+ */
+static bool
+join_columns(List *vars, Index relid, const Path *outer)
+{
+	ListCell   *lc;
+
+	foreach(lc, vars)
+	{
+		Var		   *var = (Var *) lfirst(lc);
+
+		if (!IsA(var, Var) || var->varlevelsup != 0)
+			return false;
+		if (var->varno == (int) relid ? var->varattno < 1 || var->varattno > CF_CELL_NATTS
+			: tlist_position(outer->pathtarget->exprs, var) == 0)
+			return false;
+	}
+	return true;
+}
+
+/* set_join_pathlist_hook: offer a slice join for rows joined with the slices they name. */
+static void
+slice_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel, RelOptInfo *innerrel,
+					JoinType jointype, JoinPathExtraData *extra)
+{
+	Path	   *outer = outerrel->cheapest_total_path;
+	Path	   *slice = NULL;
+	FuncExpr   *call;
+	List	   *quals;
+	List	   *vars;
+	ListCell   *lc;
+	CustomPath *cpath;
+	QualCost	qcost;
+	double		ntuples;
+
+	if (prev_set_join_pathlist_hook)
+		prev_set_join_pathlist_hook(root, joinrel, outerrel, innerrel, jointype, extra);
+	if (!cf_enable_slice_scan || !cf_enable_slice_join || jointype != JOIN_INNER ||
+		innerrel->reloptkind != RELOPT_BASEREL || root->rowMarks != NIL ||
+		(root->parse->commandType != CMD_SELECT && root->parse->commandType != CMD_INSERT) ||
+		outer == NULL || PATH_REQ_OUTER(outer) != NULL)
+		return;
+	/* the slice scan of the inner relation, with parameters from the outer one only */
+	foreach(lc, innerrel->pathlist)
+	{
+		Path	   *p = (Path *) lfirst(lc);
+
+		if (IsA(p, CustomPath) && ((CustomPath *) p)->methods == &slice_path_methods &&
+			PATH_REQ_OUTER(p) != NULL && bms_is_subset(PATH_REQ_OUTER(p), outerrel->relids))
+			slice = p;
+	}
+	if (slice == NULL)
+		return;
+	call = slice_call(innerrel, planner_rt_fetch(innerrel->relid, root));
+	if (call == NULL)
+		return;
+	/* the slice's own conditions and the join's, checked on the joined row */
+	foreach(lc, list_concat_copy(innerrel->baserestrictinfo, extra->restrictlist))
+	{
+		if (((RestrictInfo *) lfirst(lc))->pseudoconstant)
+			return;
+	}
+	quals = list_concat(extract_actual_clauses(innerrel->baserestrictinfo, false),
+						extract_actual_clauses(extra->restrictlist, false));
+	vars = pull_var_clause((Node *) list_make3(joinrel->reltarget->exprs, quals, call->args),
+						   PVC_INCLUDE_PLACEHOLDERS);
+	if (!join_columns(vars, innerrel->relid, outer))
+		return;
+	foreach(lc, joinrel->reltarget->exprs)
+	{
+		if (!IsA(lfirst(lc), Var))
+			return;
+	}
+
+	ntuples = clamp_row_est(outer->rows) * slice->rows;
+	cost_qual_eval(&qcost, quals, root);
+	cpath = makeNode(CustomPath);
+	cpath->path.pathtype = T_CustomScan;
+	cpath->path.parent = joinrel;
+	cpath->path.pathtarget = joinrel->reltarget;
+	cpath->path.param_info = NULL;
+	cpath->path.parallel_aware = false;
+	cpath->path.parallel_safe = false;
+	cpath->path.parallel_workers = 0;
+	cpath->path.rows = joinrel->rows;
+	cpath->path.startup_cost = outer->startup_cost + slice->startup_cost + qcost.startup;
+	cpath->path.total_cost = outer->total_cost + clamp_row_est(outer->rows) * slice->total_cost +
+		qcost.startup + qcost.per_tuple * ntuples;
+	cpath->path.pathkeys = build_join_pathkeys(root, joinrel, jointype, outer->pathkeys);
+	cpath->flags = 0;
+	cpath->custom_paths = list_make1(outer);
+	cpath->custom_private = list_make2(makeInteger((int) innerrel->relid), quals);
+	cpath->methods = &slice_join_path_methods;
+	add_path(joinrel, &cpath->path);
+}
+
+/*
+ * The plan of a slice join: the slice scan's (see slice_plan), with the
+ * outer rows' plan as its child, its scan tuple the columns of the target
+ * list, of the conditions and of the call, and for each of these columns
+ * where it comes from (custom_private): a cfstore.cell column (from 1), or
+ * minus a column of the outer plan's rows.
+ */
+static Plan *
+slice_join_plan(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, List *tlist,
+				List *clauses, List *custom_plans)
+{
+	CustomScan *cscan = makeNode(CustomScan);
+	Index		inner = (Index) intVal(linitial(best_path->custom_private));
+	List	   *quals = lsecond(best_path->custom_private);
+	Plan	   *outer = linitial(custom_plans);
+	FuncExpr   *call = slice_call(find_base_rel(root, inner), planner_rt_fetch(inner, root));
+	List	   *scan_tlist = NIL;
+	List	   *sources = NIL;
+	ListCell   *lc;
+
+	(void) clauses;
+	if (call == NULL)
+		elog(ERROR, "cfstore: the slice join lost its get_slice call");
+	foreach(lc, tlist)
+		scan_tlist = tlist_add_var(scan_tlist, (Var *) ((TargetEntry *) lfirst(lc))->expr);
+	/* what the join carries up, should the plan above replace the target list */
+	foreach(lc, best_path->path.pathtarget->exprs)
+		scan_tlist = tlist_add_var(scan_tlist, (Var *) lfirst(lc));
+	foreach(lc, pull_var_clause((Node *) list_make2(quals, call->args), PVC_INCLUDE_PLACEHOLDERS))
+		scan_tlist = tlist_add_var(scan_tlist, (Var *) lfirst(lc));
+	foreach(lc, scan_tlist)
+	{
+		Var		   *var = (Var *) ((TargetEntry *) lfirst(lc))->expr;
+		int			pos;
+
+		if (!IsA(var, Var))
+			elog(ERROR, "cfstore: a slice join column is not a plain column");
+		if (var->varno == (int) inner)
+			sources = lappend_int(sources, var->varattno);
+		else if ((pos = tlist_position(outer->targetlist, var)) > 0)
+			sources = lappend_int(sources, -pos);
+		else
+			elog(ERROR, "cfstore: a slice join column is missing from its outer rows");
+	}
+
+	cscan->scan.plan.targetlist = tlist;
+	cscan->scan.plan.qual = quals;
+	cscan->scan.scanrelid = 0;
+	cscan->flags = best_path->flags;
+	cscan->custom_plans = custom_plans;
+	cscan->custom_exprs = list_make1(copyObjectImpl(call));
+	cscan->custom_private = sources;
+	cscan->custom_scan_tlist = scan_tlist;
+	cscan->custom_relids = bms_copy(rel->relids);
+	cscan->methods = &slice_join_scan_methods;
+	return &cscan->scan.plan;
+}
+
+/* ---------------------------------------------------------------------
  * Execution
  * ---------------------------------------------------------------------
  */
@@ -291,6 +515,55 @@ slice_create_state(CustomScan *cscan)
 	st->css.flags = cscan->flags;
 	st->css.methods = &slice_exec_methods;
 	return (Node *) st;
+}
+
+/*
+ * Set up a slice join's own parts: its child, where each scan column comes
+ * from, and whether its result is some of those columns (resultmap).
+ */
+static void
+join_begin(CfSliceScanState *st, CustomScan *cscan, EState *estate, int eflags)
+{
+	List	   *tlist = cscan->scan.plan.targetlist;
+	ListCell   *lc;
+	int			i = 0;
+
+	st->outer = ExecInitNode((Plan *) linitial(cscan->custom_plans), estate, eflags);
+	st->css.custom_ps = list_make1(st->outer);
+	st->outerpos = palloc0(sizeof(int) * Max(st->natts, 1));
+	foreach(lc, cscan->custom_private)
+	{
+		int			source = lfirst_int(lc);
+
+		if (source > 0)
+		{
+			st->attno[i] = source;
+			st->columns |= 1 << (source - 1);
+		}
+		else
+		{
+			st->outerpos[i] = -source;
+			st->outermax = Max(st->outermax, -source);
+		}
+		i++;
+	}
+	Assert(i == st->natts);
+	if (st->css.ss.ps.qual != NULL || st->css.ss.ps.ps_ProjInfo == NULL)
+		return;
+	st->resultmap = palloc(sizeof(int) * Max(list_length(tlist), 1));
+	i = 0;
+	foreach(lc, tlist)
+	{
+		Var		   *var = (Var *) ((TargetEntry *) lfirst(lc))->expr;
+
+		if (!IsA(var, Var) || var->varno != INDEX_VAR || var->varattno < 1 || var->varattno > st->natts)
+		{
+			pfree(st->resultmap);
+			st->resultmap = NULL;
+			return;
+		}
+		st->resultmap[i++] = var->varattno - 1;
+	}
 }
 
 /* Set up the scan: the call's arguments, its call site, the columns to render. */
@@ -319,15 +592,20 @@ slice_begin(CustomScanState *node, EState *estate, int eflags)
 							 NULL, NULL);
 
 	st->natts = list_length(cscan->custom_scan_tlist);
-	st->attno = palloc(sizeof(int) * Max(st->natts, 1));
+	st->attno = palloc0(sizeof(int) * Max(st->natts, 1));
 	st->columns = 0;
-	foreach(lc, cscan->custom_scan_tlist)
+	if (cscan->custom_plans != NIL)
+		join_begin(st, cscan, estate, eflags);
+	else
 	{
-		Var		   *var = (Var *) ((TargetEntry *) lfirst(lc))->expr;
+		foreach(lc, cscan->custom_scan_tlist)
+		{
+			Var		   *var = (Var *) ((TargetEntry *) lfirst(lc))->expr;
 
-		Assert(IsA(var, Var) && var->varattno >= 1 && var->varattno <= CF_CELL_NATTS);
-		st->attno[i++] = var->varattno;
-		st->columns |= 1 << (var->varattno - 1);
+			Assert(IsA(var, Var) && var->varattno >= 1 && var->varattno <= CF_CELL_NATTS);
+			st->attno[i++] = var->varattno;
+			st->columns |= 1 << (var->varattno - 1);
+		}
 	}
 	st->argcxt = AllocSetContextCreate(estate->es_query_cxt, "cfstore slice arguments", ALLOCSET_SMALL_SIZES);
 }
@@ -399,6 +677,65 @@ slice_next(ScanState *ss)
 	return ExecStoreVirtualTuple(slot);
 }
 
+/*
+ * The next row of a slice join as a virtual tuple in the scan slot, or an
+ * empty slot: the next cell of the current outer row's slice, else that of
+ * the next outer row that has one.  The outer row's columns are put in the
+ * scan slot once per row (they stay there from cell to cell), and the
+ * call's arguments are evaluated on it.
+ */
+static TupleTableSlot *
+join_next(ScanState *ss)
+{
+	CfSliceScanState *st = (CfSliceScanState *) ss;
+	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
+	ExprContext *econtext = ss->ps.ps_ExprContext;
+	Datum		values[CF_CELL_NATTS];
+	bool		nulls[CF_CELL_NATTS];
+	CfOutCell	c;
+
+	for (;;)
+	{
+		TupleTableSlot *outer;
+
+		if (st->slice != NULL && cfSliceNext(st->slice, &c))
+			break;
+		slice_close(st);
+		outer = ExecProcNode(st->outer);
+		ExecClearTuple(slot);
+		if (TupIsNull(outer))
+			return slot;
+		slot_getsomeattrs(outer, st->outermax);
+		for (int i = 0; i < st->natts; i++)
+		{
+			if (st->outerpos[i] > 0)
+			{
+				slot->tts_values[i] = outer->tts_values[st->outerpos[i] - 1];
+				slot->tts_isnull[i] = outer->tts_isnull[st->outerpos[i] - 1];
+			}
+			else
+				slot->tts_isnull[i] = true;
+		}
+		ExecStoreVirtualTuple(slot);
+		econtext->ecxt_scantuple = slot;
+		slice_open(st);
+	}
+	ExecClearTuple(slot);
+	if (st->columns != 0)
+	{
+		cfRenderCell(st->fcinfo, st->target.cf, &c, st->columns, values, nulls);
+		for (int i = 0; i < st->natts; i++)
+		{
+			if (st->attno[i] > 0)
+			{
+				slot->tts_values[i] = values[st->attno[i] - 1];
+				slot->tts_isnull[i] = nulls[st->attno[i] - 1];
+			}
+		}
+	}
+	return ExecStoreVirtualTuple(slot);
+}
+
 /* Recheck for EvalPlanQual: a slice scan has no conditions of its own. */
 static bool
 slice_recheck(ScanState *ss, TupleTableSlot *slot)
@@ -416,13 +753,36 @@ slice_recheck(ScanState *ss, TupleTableSlot *slot)
 static TupleTableSlot *
 slice_exec(CustomScanState *node)
 {
-	if (node->ss.ps.qual == NULL && node->ss.ps.ps_ProjInfo == NULL &&
-		node->ss.ps.state->es_epq_active == NULL)
+	CfSliceScanState *st = (CfSliceScanState *) node;
+	ExecScanAccessMtd next = st->outer != NULL ? join_next : slice_next;
+
+	if (node->ss.ps.state->es_epq_active == NULL)
 	{
-		CHECK_FOR_INTERRUPTS();
-		return slice_next(&node->ss);
+		if (node->ss.ps.qual == NULL && node->ss.ps.ps_ProjInfo == NULL)
+		{
+			CHECK_FOR_INTERRUPTS();
+			return next(&node->ss);
+		}
+		/* a slice join whose result is some of its scan columns */
+		if (st->resultmap != NULL)
+		{
+			TupleTableSlot *scan;
+			TupleTableSlot *result = node->ss.ps.ps_ResultTupleSlot;
+
+			CHECK_FOR_INTERRUPTS();
+			scan = join_next(&node->ss);
+			ExecClearTuple(result);
+			if (TupIsNull(scan))
+				return result;
+			for (int i = 0; i < result->tts_tupleDescriptor->natts; i++)
+			{
+				result->tts_values[i] = scan->tts_values[st->resultmap[i]];
+				result->tts_isnull[i] = scan->tts_isnull[st->resultmap[i]];
+			}
+			return ExecStoreVirtualTuple(result);
+		}
 	}
-	return ExecScan(&node->ss, slice_next, slice_recheck);
+	return ExecScan(&node->ss, next, slice_recheck);
 }
 
 /* Shut the scan down. */
@@ -434,6 +794,8 @@ slice_end(CustomScanState *node)
 	slice_close(st);
 	if (st->target.rel != NULL)
 		cfTargetClose(&st->target);
+	if (st->outer != NULL)
+		ExecEndNode(st->outer);
 }
 
 /* Start over: the arguments are evaluated and the slice opened again. */
@@ -444,6 +806,14 @@ slice_rescan(CustomScanState *node)
 
 	slice_close(st);
 	st->started = false;
+	if (st->outer != NULL)
+	{
+		/* a slice join reads its outer rows again, as a nested loop would */
+		if (node->ss.ps.chgParam != NULL)
+			UpdateChangedParamSet(st->outer, node->ss.ps.chgParam);
+		if (st->outer->chgParam == NULL)
+			ExecReScan(st->outer);
+	}
 	ExecScanReScan(&node->ss);
 }
 
@@ -472,7 +842,14 @@ cfSliceScanInit(void)
 							 "Lets the planner read get_slice calls in FROM with cfstore's slice scan.",
 							 "Off, such calls run as function scans, which materialise the slice first.",
 							 &cf_enable_slice_scan, true, PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("cfstore.enable_slice_join",
+							 "Lets the planner join rows with the get_slice calls they name in one slice scan.",
+							 "Off, such joins run as nested loops over the slice scan.",
+							 &cf_enable_slice_join, true, PGC_USERSET, 0, NULL, NULL, NULL);
 	RegisterCustomScanMethods(&slice_scan_methods);
+	RegisterCustomScanMethods(&slice_join_scan_methods);
 	prev_set_rel_pathlist_hook = set_rel_pathlist_hook;
 	set_rel_pathlist_hook = slice_rel_pathlist;
+	prev_set_join_pathlist_hook = set_join_pathlist_hook;
+	set_join_pathlist_hook = slice_join_pathlist;
 }
