@@ -87,7 +87,8 @@ typedef struct CfSliceScanState
 	PlanState  *outer;			/* the rows whose slices are read */
 	int		   *outerpos;		/* per scan column: its column in the outer row, or 0 */
 	int			outermax;		/* the highest of outerpos */
-	int		   *resultmap;		/* per result column: its scan column, or NULL (projected) */
+	int		   *resultmap;		/* per result column: its cell column, or minus its scan
+								 * column; NULL: the result is projected */
 } CfSliceScanState;
 
 static set_rel_pathlist_hook_type prev_set_rel_pathlist_hook = NULL;
@@ -308,7 +309,7 @@ slice_plan(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, List *tlis
  * get_slice(..., k.key, ...) s) is a nested loop that rescans the slice
  * scan per row, and hands every cell up through the loop, which forms the
  * joined row by projecting it: a step per cell that does nothing but copy
- * (about 9 ms for a million cells on the development machine, 5% of the
+ * (about 9 ms for a million cells on the development machine, 4% of the
  * timeline benchmark's 100-column statement).  So the planner is also
  * offered the join as one node: the slice scan with the outer rows' plan as
  * its child, which reads a row, evaluates the call's arguments on it, and
@@ -317,9 +318,9 @@ slice_plan(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, List *tlis
  * outer row filled once per row; when the node's output is some of those
  * columns, it copies them into its result without the executor's
  * projection.  It is offered only for an inner join whose columns are plain
- * (no placeholders), whose outer path needs no parameters, and in a query
- * that locks no rows and updates nothing (no EvalPlanQual recheck can reach
- * it).  It costs the nested loop's cost without the loop's charge per row.
+ * (no placeholders), whose outer path needs no parameters, in a SELECT or
+ * INSERT that locks no rows (so that no EvalPlanQual recheck can reach it).
+ * It costs the nested loop's cost without the loop's charge per row.
  * ---------------------------------------------------------------------
  */
 
@@ -562,7 +563,9 @@ join_begin(CfSliceScanState *st, CustomScan *cscan, EState *estate, int eflags)
 			st->resultmap = NULL;
 			return;
 		}
-		st->resultmap[i++] = var->varattno - 1;
+		/* a cell's column (its cfstore.cell column), or minus the outer row's scan column */
+		st->resultmap[i++] = st->attno[var->varattno - 1] > 0 ? st->attno[var->varattno - 1]
+			: -var->varattno;
 	}
 }
 
@@ -678,33 +681,28 @@ slice_next(ScanState *ss)
 }
 
 /*
- * The next row of a slice join as a virtual tuple in the scan slot, or an
- * empty slot: the next cell of the current outer row's slice, else that of
- * the next outer row that has one.  The outer row's columns are put in the
- * scan slot once per row (they stay there from cell to cell), and the
- * call's arguments are evaluated on it.
+ * The next cell of a slice join into c: the next one of the current outer
+ * row's slice, else of the next outer row that has one; false when the
+ * outer rows are done.  A new outer row's columns are put in the scan slot
+ * (where they stay from cell to cell, the slot's cell columns null), and
+ * the call's arguments are evaluated on it.
  */
-static TupleTableSlot *
-join_next(ScanState *ss)
+static bool
+join_cell(CfSliceScanState *st, CfOutCell *c)
 {
-	CfSliceScanState *st = (CfSliceScanState *) ss;
-	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
-	ExprContext *econtext = ss->ps.ps_ExprContext;
-	Datum		values[CF_CELL_NATTS];
-	bool		nulls[CF_CELL_NATTS];
-	CfOutCell	c;
+	TupleTableSlot *slot = st->css.ss.ss_ScanTupleSlot;
 
 	for (;;)
 	{
 		TupleTableSlot *outer;
 
-		if (st->slice != NULL && cfSliceNext(st->slice, &c))
-			break;
+		if (st->slice != NULL && cfSliceNext(st->slice, c))
+			return true;
 		slice_close(st);
 		outer = ExecProcNode(st->outer);
 		ExecClearTuple(slot);
 		if (TupIsNull(outer))
-			return slot;
+			return false;
 		slot_getsomeattrs(outer, st->outermax);
 		for (int i = 0; i < st->natts; i++)
 		{
@@ -717,9 +715,23 @@ join_next(ScanState *ss)
 				slot->tts_isnull[i] = true;
 		}
 		ExecStoreVirtualTuple(slot);
-		econtext->ecxt_scantuple = slot;
+		st->css.ss.ps.ps_ExprContext->ecxt_scantuple = slot;
 		slice_open(st);
 	}
+}
+
+/* The next row of a slice join as a virtual tuple in the scan slot, or an empty slot. */
+static TupleTableSlot *
+join_next(ScanState *ss)
+{
+	CfSliceScanState *st = (CfSliceScanState *) ss;
+	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
+	Datum		values[CF_CELL_NATTS];
+	bool		nulls[CF_CELL_NATTS];
+	CfOutCell	c;
+
+	if (!join_cell(st, &c))
+		return slot;
 	ExecClearTuple(slot);
 	if (st->columns != 0)
 	{
@@ -734,6 +746,35 @@ join_next(ScanState *ss)
 		}
 	}
 	return ExecStoreVirtualTuple(slot);
+}
+
+/*
+ * The next row of a slice join whose result is some of its scan columns
+ * (resultmap): the cell's columns rendered into the result slot, and the
+ * outer row's copied from the scan slot, without forming the scan tuple.
+ */
+static TupleTableSlot *
+join_next_result(CfSliceScanState *st)
+{
+	TupleTableSlot *result = st->css.ss.ps.ps_ResultTupleSlot;
+	TupleTableSlot *scan = st->css.ss.ss_ScanTupleSlot;
+	Datum		values[CF_CELL_NATTS];
+	bool		nulls[CF_CELL_NATTS];
+	CfOutCell	c;
+
+	ExecClearTuple(result);
+	if (!join_cell(st, &c))
+		return result;
+	if (st->columns != 0)
+		cfRenderCell(st->fcinfo, st->target.cf, &c, st->columns, values, nulls);
+	for (int i = 0; i < result->tts_tupleDescriptor->natts; i++)
+	{
+		int			from = st->resultmap[i];
+
+		result->tts_values[i] = from > 0 ? values[from - 1] : scan->tts_values[-from - 1];
+		result->tts_isnull[i] = from > 0 ? nulls[from - 1] : scan->tts_isnull[-from - 1];
+	}
+	return ExecStoreVirtualTuple(result);
 }
 
 /* Recheck for EvalPlanQual: a slice scan has no conditions of its own. */
@@ -763,23 +804,10 @@ slice_exec(CustomScanState *node)
 			CHECK_FOR_INTERRUPTS();
 			return next(&node->ss);
 		}
-		/* a slice join whose result is some of its scan columns */
 		if (st->resultmap != NULL)
 		{
-			TupleTableSlot *scan;
-			TupleTableSlot *result = node->ss.ps.ps_ResultTupleSlot;
-
 			CHECK_FOR_INTERRUPTS();
-			scan = join_next(&node->ss);
-			ExecClearTuple(result);
-			if (TupIsNull(scan))
-				return result;
-			for (int i = 0; i < result->tts_tupleDescriptor->natts; i++)
-			{
-				result->tts_values[i] = scan->tts_values[st->resultmap[i]];
-				result->tts_isnull[i] = scan->tts_isnull[st->resultmap[i]];
-			}
-			return ExecStoreVirtualTuple(result);
+			return join_next_result(st);
 		}
 	}
 	return ExecScan(&node->ss, next, slice_recheck);
