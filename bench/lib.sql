@@ -36,7 +36,8 @@ BEGIN
             SELECT j->0->'Plan', 0
             UNION ALL
             SELECT c, n.depth + 1 FROM n, jsonb_array_elements(n.plan->'Plans') c)
-          SELECT string_agg(concat(plan->>'Node Type', ' ' || (plan->>'Scan Direction'),
+          SELECT string_agg(concat(plan->>'Node Type', ' (' || (plan->>'Custom Plan Provider') || ')',
+                                   ' ' || (plan->>'Scan Direction'),
                                    ' on ' || (plan->>'Relation Name'), ' using ' || (plan->>'Index Name'),
                                    ' ' || (plan->>'Function Name')), ' > ' ORDER BY depth)
             FROM n);

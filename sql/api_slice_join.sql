@@ -110,6 +110,19 @@ SELECT x, (SELECT string_agg(s.value, ',') FROM (VALUES (x), ('k4')) v(k),
                   LATERAL cfstore.get_slice('ApiJoin', 'Std', v.k, count => 2) s) AS vals
   FROM unnest(ARRAY['k1', 'k2', 'none']) x;
 
+-- EXPLAIN ANALYZE counts the join's rows and its child's
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT s.column_name FROM join_keys j, LATERAL cfstore.get_slice('ApiJoin', 'Std', j.k, count => 3) s;
+-- a prepared statement's generic plan (a copy of the plan) runs it too
+SET plan_cache_mode = force_generic_plan;
+PREPARE slices(text, int) AS SELECT v.k, s.column_name FROM (VALUES ($1), ('k2')) v(k),
+        LATERAL cfstore.get_slice('ApiJoin', 'Std', v.k, count => $2) s;
+EXPLAIN (COSTS OFF) EXECUTE slices('k1', 1);
+EXECUTE slices('k1', 1);
+EXECUTE slices('k4', 2);
+DEALLOCATE slices;
+RESET plan_cache_mode;
+
 -- stopped early, and a scrollable cursor (read back through a Material node)
 SELECT j.k, s.column_name FROM join_keys j,
        LATERAL cfstore.get_slice('ApiJoin', 'Std', j.k) s LIMIT 7;
