@@ -196,6 +196,29 @@ slice_call(RelOptInfo *rel, RangeTblEntry *rte)
 	return call;
 }
 
+/*
+ * A slice scan's or slice join's path for rel, not parallel, without
+ * costs, order or children yet.
+ */
+static CustomPath *
+slice_path_make(const CustomPathMethods *methods, RelOptInfo *rel, ParamPathInfo *param_info, double rows)
+{
+	CustomPath *cpath = makeNode(CustomPath);
+
+	cpath->path.pathtype = T_CustomScan;
+	cpath->path.parent = rel;
+	cpath->path.pathtarget = rel->reltarget;
+	cpath->path.param_info = param_info;
+	cpath->path.parallel_aware = false;
+	cpath->path.parallel_safe = false;
+	cpath->path.parallel_workers = 0;
+	cpath->path.rows = rows;
+	cpath->path.pathkeys = NIL;
+	cpath->flags = 0;
+	cpath->methods = methods;
+	return cpath;
+}
+
 /* set_rel_pathlist_hook: offer the slice scan for a get_slice call in FROM. */
 static void
 slice_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rte)
@@ -227,15 +250,7 @@ slice_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry 
 	if (!plain_columns(qualvars, rel->relid))
 		return;
 
-	cpath = makeNode(CustomPath);
-	cpath->path.pathtype = T_CustomScan;
-	cpath->path.parent = rel;
-	cpath->path.pathtarget = rel->reltarget;
-	cpath->path.param_info = fscan->param_info;
-	cpath->path.parallel_aware = false;
-	cpath->path.parallel_safe = false;
-	cpath->path.parallel_workers = 0;
-	cpath->path.rows = fscan->rows;
+	cpath = slice_path_make(&slice_path_methods, rel, fscan->param_info, fscan->rows);
 	/*
 	 * The function's work, its start-up spread over the rows, less half of
 	 * the per-row charge for a tuplestore that is not written.
@@ -243,9 +258,6 @@ slice_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry 
 	cpath->path.startup_cost = fscan->startup_cost / Max(fscan->rows, 1.0);
 	cpath->path.total_cost = Max(fscan->total_cost - 0.5 * cpu_tuple_cost * rel->tuples,
 								 cpath->path.startup_cost);
-	cpath->path.pathkeys = NIL;
-	cpath->flags = 0;
-	cpath->methods = &slice_path_methods;
 	add_path(rel, &cpath->path);
 }
 
@@ -264,6 +276,30 @@ tlist_add_var(List *tlist, Var *var)
 }
 
 /*
+ * A slice scan's or slice join's plan node: it reads no relation of the
+ * query itself (scanrelid 0), the call travels in custom_exprs, and
+ * sources says where a join's scan columns come from (slice_join_plan).
+ */
+static Plan *
+slice_plan_node(const CustomScanMethods *methods, CustomPath *best_path, List *tlist, List *quals,
+				FuncExpr *call, List *scan_tlist, List *custom_plans, List *sources, Relids relids)
+{
+	CustomScan *cscan = makeNode(CustomScan);
+
+	cscan->scan.plan.targetlist = tlist;
+	cscan->scan.plan.qual = quals;
+	cscan->scan.scanrelid = 0;
+	cscan->flags = best_path->flags;
+	cscan->custom_plans = custom_plans;
+	cscan->custom_exprs = list_make1(copyObjectImpl(call));
+	cscan->custom_private = sources;
+	cscan->custom_scan_tlist = scan_tlist;
+	cscan->custom_relids = relids;
+	cscan->methods = methods;
+	return &cscan->scan.plan;
+}
+
+/*
  * The plan of a slice scan.  It reads no relation (scanrelid 0): its scan
  * tuple has the columns the query uses, in the order of the target list
  * first, so that the scan returns its scan tuple without projecting.  The
@@ -274,7 +310,6 @@ static Plan *
 slice_plan(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, List *tlist,
 		   List *clauses, List *custom_plans)
 {
-	CustomScan *cscan = makeNode(CustomScan);
 	RangeTblEntry *rte = planner_rt_fetch(rel->relid, root);
 	FuncExpr   *call = slice_call(rel, rte);
 	List	   *quals = extract_actual_clauses(clauses, false);
@@ -289,17 +324,8 @@ slice_plan(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, List *tlis
 	foreach(lc, pull_var_clause((Node *) quals, PVC_INCLUDE_PLACEHOLDERS))
 		scan_tlist = tlist_add_var(scan_tlist, (Var *) lfirst(lc));
 
-	cscan->scan.plan.targetlist = tlist;
-	cscan->scan.plan.qual = quals;
-	cscan->scan.scanrelid = 0;
-	cscan->flags = best_path->flags;
-	cscan->custom_plans = NIL;
-	cscan->custom_exprs = list_make1(copyObjectImpl(call));
-	cscan->custom_private = NIL;
-	cscan->custom_scan_tlist = scan_tlist;
-	cscan->custom_relids = bms_make_singleton(rel->relid);
-	cscan->methods = &slice_scan_methods;
-	return &cscan->scan.plan;
+	return slice_plan_node(&slice_scan_methods, best_path, tlist, quals, call, scan_tlist, NIL, NIL,
+						   bms_make_singleton(rel->relid));
 }
 
 /* ---------------------------------------------------------------------
@@ -423,23 +449,13 @@ slice_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 
 	ntuples = clamp_row_est(outer->rows) * slice->rows;
 	cost_qual_eval(&qcost, quals, root);
-	cpath = makeNode(CustomPath);
-	cpath->path.pathtype = T_CustomScan;
-	cpath->path.parent = joinrel;
-	cpath->path.pathtarget = joinrel->reltarget;
-	cpath->path.param_info = NULL;
-	cpath->path.parallel_aware = false;
-	cpath->path.parallel_safe = false;
-	cpath->path.parallel_workers = 0;
-	cpath->path.rows = joinrel->rows;
+	cpath = slice_path_make(&slice_join_path_methods, joinrel, NULL, joinrel->rows);
 	cpath->path.startup_cost = outer->startup_cost + slice->startup_cost + qcost.startup;
 	cpath->path.total_cost = outer->total_cost + clamp_row_est(outer->rows) * slice->total_cost +
 		qcost.startup + qcost.per_tuple * ntuples;
 	cpath->path.pathkeys = build_join_pathkeys(root, joinrel, jointype, outer->pathkeys);
-	cpath->flags = 0;
 	cpath->custom_paths = list_make1(outer);
 	cpath->custom_private = list_make2(makeInteger((int) innerrel->relid), quals);
-	cpath->methods = &slice_join_path_methods;
 	add_path(joinrel, &cpath->path);
 }
 
@@ -454,7 +470,6 @@ static Plan *
 slice_join_plan(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, List *tlist,
 				List *clauses, List *custom_plans)
 {
-	CustomScan *cscan = makeNode(CustomScan);
 	Index		inner = (Index) intVal(linitial(best_path->custom_private));
 	List	   *quals = lsecond(best_path->custom_private);
 	Plan	   *outer = linitial(custom_plans);
@@ -488,17 +503,8 @@ slice_join_plan(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, List 
 			elog(ERROR, "cfstore: a slice join column is missing from its outer rows");
 	}
 
-	cscan->scan.plan.targetlist = tlist;
-	cscan->scan.plan.qual = quals;
-	cscan->scan.scanrelid = 0;
-	cscan->flags = best_path->flags;
-	cscan->custom_plans = custom_plans;
-	cscan->custom_exprs = list_make1(copyObjectImpl(call));
-	cscan->custom_private = sources;
-	cscan->custom_scan_tlist = scan_tlist;
-	cscan->custom_relids = bms_copy(rel->relids);
-	cscan->methods = &slice_join_scan_methods;
-	return &cscan->scan.plan;
+	return slice_plan_node(&slice_join_scan_methods, best_path, tlist, quals, call, scan_tlist,
+						   custom_plans, sources, bms_copy(rel->relids));
 }
 
 /* ---------------------------------------------------------------------
