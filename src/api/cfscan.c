@@ -439,13 +439,9 @@ slice_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel
 						extract_actual_clauses(extra->restrictlist, false));
 	vars = pull_var_clause((Node *) list_make3(joinrel->reltarget->exprs, quals, call->args),
 						   PVC_INCLUDE_PLACEHOLDERS);
+	/* (a join's target holds only columns and placeholders, which this refuses) */
 	if (!join_columns(vars, innerrel->relid, outer))
 		return;
-	foreach(lc, joinrel->reltarget->exprs)
-	{
-		if (!IsA(lfirst(lc), Var))
-			return;
-	}
 
 	ntuples = clamp_row_est(outer->rows) * slice->rows;
 	cost_qual_eval(&qcost, quals, root);
