@@ -14,6 +14,7 @@ OBJS = \
 	src/types/cftype_sql.o \
 	src/types/timeuuid.o \
 	src/catalog/cfcatalog.o \
+	src/catalog/cfddl.o \
 	src/api/cfargs.o \
 	src/storage/cfpage.o \
 	src/storage/cfrel.o \
@@ -51,7 +52,8 @@ SQL_PARTS = \
 	src/sql/50_storage.sql \
 	src/sql/60_api.sql \
 	src/sql/65_batch.sql \
-	src/sql/70_fdw.sql
+	src/sql/70_fdw.sql \
+	src/sql/90_privileges.sql
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
 
 # The server headers are system headers: -Wextra then applies to cfstore's

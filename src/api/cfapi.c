@@ -181,7 +181,7 @@ cfTargetOpen(CfTarget *t, FunctionCallInfo fcinfo, AclMode mode)
 	call->keytype = NULL;
 	t->generation = call->generation;
 	t->lockmode = mode == ACL_SELECT ? AccessShareLock : RowExclusiveLock;
-	t->rel = table_open(relid, t->lockmode);
+	t->rel = cfStorageOpen(relid, t->lockmode);
 	/*
 	 * Taking the lock may have waited for DDL (update_column_family adding
 	 * an index holds a SHARE lock until it commits) and processed its

@@ -476,7 +476,7 @@ search_row(bytea *key, void *arg)
 static void
 follow_index(CfSearch *sr, const CfIndexExpr *e, bytea *start_key)
 {
-	Relation	ixrel = table_open(cfStorageRelid(e->def->index_id, false), AccessShareLock);
+	Relation	ixrel = cfStorageOpen(cfStorageRelid(e->def->index_id, false), AccessShareLock);
 	CfSliceSpec ixspec;
 	CfSliceState *entries;
 	CfOutCell	c;

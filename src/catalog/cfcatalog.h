@@ -66,6 +66,10 @@ extern const CfColumnFamily *cfCatalogLookupById(int32 id);
 extern uint64 cfCatalogGeneration(void);
 extern const CfType *cfCatalogValueValidator(const CfColumnFamily *cf,
 											 const uint8 *name, int len);
+/* cfddl.c: the DDL functions' caller */
+extern bool cfDdlInternal(void);
+extern Oid	cfDdlCaller(void);
+
 extern const CfColumnDef *cfCatalogColumn(const CfColumnFamily *cf, const uint8 *name, int len);
 
 #endif							/* CFCATALOG_H */

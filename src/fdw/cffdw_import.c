@@ -202,58 +202,52 @@ cfstore_foreign_table_ddl(PG_FUNCTION_ARGS)
 														  CF_FDW_SERVER)));
 }
 
-/* Run one SQL command through SPI as the current user. */
+/* Run one SQL command through SPI as role. */
 static void
-run_command(const char *sql)
+run_command_as(Oid role, const char *sql)
 {
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	if (SPI_execute(sql, false, 0) != SPI_OK_UTILITY)
-		elog(ERROR, "could not run: %s", sql);
-	SPI_finish();
-}
-
-/*
- * _foreign_table_create(cf_id): create the canonical foreign table of a
- * new column family, as the keyspace's owner, and give the storage
- * relation its ACL (the owner's default privileges, if any).  The caller
- * must be able to act as that owner, as for _storage_create.
- */
-Datum
-cfstore_foreign_table_create(PG_FUNCTION_ARGS)
-{
-	int32		id = PG_GETARG_INT32(0);
-	const CfColumnFamily *cf = column_family_by_id(id);
-	Oid			ks_owner = cfKeyspaceOwner(cf->keyspace);
-	Oid			nsp = get_namespace_oid(cf->keyspace, false);
 	Oid			save_userid;
 	int			save_sec;
-	char	   *sql;
-	Oid			relid;
-
-	if (!has_privs_of_role(GetUserId(), ks_owner))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("must be owner of keyspace %s", cf->keyspace)));
-	if (OidIsValid(get_relname_relid(cf->name, nsp)))
-		ereport(ERROR,
-				(errcode(ERRCODE_DUPLICATE_TABLE),
-				 errmsg("relation \"%s.%s\" already exists", cf->keyspace, cf->name),
-				 errhint("A column family's foreign table takes its name in the keyspace's schema: "
-						 "drop or rename that relation, or choose another column family name.")));
-	sql = cfFdwTableDefinition(cf, cf->keyspace, CF_FDW_SERVER);
 
 	GetUserIdAndSecContext(&save_userid, &save_sec);
-	SetUserIdAndSecContext(ks_owner, save_sec | SECURITY_LOCAL_USERID_CHANGE);
+	SetUserIdAndSecContext(role, save_sec | SECURITY_LOCAL_USERID_CHANGE);
 	PG_TRY();
 	{
-		run_command(sql);
+		if (SPI_connect() != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed");
+		if (SPI_execute(sql, false, 0) != SPI_OK_UTILITY)
+			elog(ERROR, "could not run: %s", sql);
+		SPI_finish();
 	}
 	PG_FINALLY();
 	{
 		SetUserIdAndSecContext(save_userid, save_sec);
 	}
 	PG_END_TRY();
+}
+
+/*
+ * _foreign_table_create(cf_id): create the canonical foreign table of a
+ * new column family, as the keyspace's owner, and give the storage
+ * relation its ACL (the owner's default privileges, if any).  The caller
+ * of the running DDL function must be able to act as that owner.
+ */
+Datum
+cfstore_foreign_table_create(PG_FUNCTION_ARGS)
+{
+	int32		id = PG_GETARG_INT32(0);
+	const CfColumnFamily *cf = column_family_by_id(id);
+	Oid			nsp = get_namespace_oid(cf->keyspace, false);
+	Oid			relid;
+
+	cfCheckKeyspaceOwner(cf->keyspace);
+	if (OidIsValid(get_relname_relid(cf->name, nsp)))
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_TABLE),
+				 errmsg("relation \"%s.%s\" already exists", cf->keyspace, cf->name),
+				 errhint("A column family's foreign table takes its name in the keyspace's schema: "
+						 "drop or rename that relation, or choose another column family name.")));
+	run_command_as(cfKeyspaceOwner(cf->keyspace), cfFdwTableDefinition(cf, cf->keyspace, CF_FDW_SERVER));
 	CommandCounterIncrement();
 	relid = get_relname_relid(cf->name, nsp);
 	cfFdwCopyAcl(relid, cfStorageRelid(id, false));
@@ -263,7 +257,8 @@ cfstore_foreign_table_create(PG_FUNCTION_ARGS)
 /*
  * _foreign_table_alter(cf_id): after update_column_family, give the key
  * and value columns of the canonical foreign table the types the column
- * family's validators now map to (as the caller, who owns the keyspace).
+ * family's validators now map to (as the caller of the running DDL
+ * function, who owns the keyspace).
  */
 Datum
 cfstore_foreign_table_alter(PG_FUNCTION_ARGS)
@@ -296,8 +291,8 @@ cfstore_foreign_table_alter(PG_FUNCTION_ARGS)
 						 quote_identifier(cols[i]), type_ddl(types[i]));
 	}
 	if (buf.len > 0)
-		run_command(psprintf("ALTER FOREIGN TABLE %s.%s%s", quote_identifier(cf->keyspace),
-							 quote_identifier(cf->name), buf.data));
+		run_command_as(cfDdlCaller(), psprintf("ALTER FOREIGN TABLE %s.%s%s", quote_identifier(cf->keyspace),
+											   quote_identifier(cf->name), buf.data));
 	PG_RETURN_VOID();
 }
 

@@ -234,7 +234,7 @@ begin_modify(EState *estate, ResultRelInfo *rinfo, CommandId cid)
 static void
 open_storage(CfFdwModifyState *st)
 {
-	st->rel = table_open(st->t->storage_relid, RowExclusiveLock);
+	st->rel = cfStorageOpen(st->t->storage_relid, RowExclusiveLock);
 }
 
 /* The attnum of a junk column of the subplan's output, or an error. */

@@ -455,7 +455,7 @@ analyzed_row_keys(Oid relid, double cells)
 static void
 estimate_cells(CfFdwRelInfo *info)
 {
-	Relation	rel = table_open(info->t->storage_relid, AccessShareLock);
+	Relation	rel = cfStorageOpen(info->t->storage_relid, AccessShareLock);
 	BlockNumber pages = RelationGetNumberOfBlocks(rel);
 	double		keys;
 

@@ -138,7 +138,7 @@ cfFdwBeginForeignScan(ForeignScanState *node, int eflags)
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
 	check_storage_privilege(st->t);
-	st->rel = table_open(st->t->storage_relid, AccessShareLock);
+	st->rel = cfStorageOpen(st->t->storage_relid, AccessShareLock);
 	st->exprs = ExecInitExprList(plan->fdw_exprs, &node->ss.ps);
 	st->cxt = AllocSetContextCreate(estate->es_query_cxt, "cfstore foreign scan", ALLOCSET_DEFAULT_SIZES);
 	st->keycxt = AllocSetContextCreate(estate->es_query_cxt, "cfstore foreign scan keys",

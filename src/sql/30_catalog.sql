@@ -5,12 +5,16 @@
 -- pg_extension_config_dump.  A keyspace is also a PostgreSQL schema of the
 -- same name, holding each column family's foreign table "<keyspace>"."<cf>"
 -- (src/fdw/cffdw_import.c), and whoever owns that schema owns the keyspace.
--- The DDL functions run as the caller (SECURITY INVOKER): creating the
--- schema needs CREATE on the database, as SQL would require.  The tables
--- are writable by everyone, but row triggers (the *_guard functions) let a
--- role change only the rows of keyspaces it owns and keep what must never
--- change (names, column type, comparators) unchanged; so writing the tables
--- directly is no way around the rules.
+-- Everyone may read the tables; only the extension's owner may write them.
+-- The DDL functions are the way in (src/catalog/cfddl.c): each runs its
+-- body cfstore._ddl_<name> as the extension's owner, which checks the
+-- calling role's rights explicitly (cfstore._caller()), writes the catalog,
+-- and runs what creates or drops the caller's own objects (its schema, its
+-- foreign tables, TRUNCATE of its data) as the caller (cfstore._as_caller()),
+-- so creating a keyspace needs CREATE on the database, as SQL would
+-- require.  Row triggers (the *_guard functions) still keep what must never
+-- change (names, column type, comparators) and the ownership rules, for
+-- the owner's own writes and for pg_restore.
 -- Each column family has an integer id, stable for its life, for the storage
 -- relation and foreign table later layers attach to it.  DDL serialises on
 -- a lock on cfstore.keyspace so that concurrent calls give the Cassandra
@@ -66,9 +70,18 @@ SELECT pg_catalog.pg_extension_config_dump('cfstore.column_family', '');
 SELECT pg_catalog.pg_extension_config_dump('cfstore.column_family_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('cfstore.column_definition', '');
 
-GRANT SELECT, INSERT, UPDATE, DELETE ON cfstore.keyspace, cfstore.column_family,
-  cfstore.column_definition TO PUBLIC;
-GRANT USAGE ON SEQUENCE cfstore.column_family_id_seq TO PUBLIC;
+GRANT SELECT ON cfstore.keyspace, cfstore.column_family, cfstore.column_definition TO PUBLIC;
+
+-- The role the running DDL function acts for (its caller), and a statement
+-- run as that role (src/catalog/cfddl.c).
+CREATE FUNCTION cfstore._caller() RETURNS oid
+  AS 'MODULE_PATHNAME', 'cfstore_caller' LANGUAGE C STABLE;
+COMMENT ON FUNCTION cfstore._caller() IS
+  'Internal: the role the running cfstore DDL function acts for';
+CREATE FUNCTION cfstore._as_caller(sql text) RETURNS void
+  AS 'MODULE_PATHNAME', 'cfstore_as_caller' LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION cfstore._as_caller(text) IS
+  'Internal: run a statement as the role the running cfstore DDL function acts for';
 
 -- Raise a Cassandra InvalidRequestException text with an SQLSTATE.
 CREATE FUNCTION cfstore._error(message text, sqlstate text DEFAULT '22023',
@@ -94,19 +107,21 @@ SET search_path = pg_catalog, pg_temp AS $$
   SELECT nspowner FROM pg_catalog.pg_namespace WHERE nspname = keyspace
 $$;
 
--- Raise unless the current role owns the keyspace (superusers do).
+-- Raise unless the caller of the running DDL function (else the current
+-- role) owns the keyspace, or is a member of its owner (superusers are).
 CREATE FUNCTION cfstore._check_keyspace_owner(keyspace text) RETURNS void
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   owner oid := cfstore._keyspace_owner(keyspace);
+  caller oid := cfstore._caller();
 BEGIN
   IF owner IS NULL THEN
-    IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) THEN
+    IF NOT (SELECT rolsuper FROM pg_catalog.pg_roles WHERE oid = caller) THEN
       PERFORM cfstore._error(format('schema of keyspace %s does not exist', keyspace), '42501',
         hint => 'Only a superuser can change a keyspace whose schema was dropped.');
     END IF;
-  ELSIF NOT pg_catalog.pg_has_role(current_user, owner, 'USAGE') THEN
+  ELSIF NOT pg_catalog.pg_has_role(caller, owner, 'USAGE') THEN
     PERFORM cfstore._error(format('must be owner of keyspace %s', keyspace), '42501');
   END IF;
 END $$;
@@ -255,9 +270,11 @@ BEGIN
   RETURN cls;
 END $$;
 
-CREATE FUNCTION cfstore.create_keyspace(keyspace text, replication_factor integer DEFAULT 1,
-                                        strategy_class text DEFAULT 'SimpleStrategy')
-RETURNS void LANGUAGE plpgsql
+-- The body of create_keyspace, run as the extension's owner for its caller
+-- (src/catalog/cfddl.c).
+CREATE FUNCTION cfstore._ddl_create_keyspace(keyspace text, replication_factor integer,
+                                        strategy_class text)
+RETURNS void LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   cls text;
@@ -279,18 +296,24 @@ BEGIN
     PERFORM cfstore._error(format('schema "%s" already exists', keyspace), '42P06',
       hint => 'A keyspace is also the PostgreSQL schema of its name: drop or rename that schema, or choose another keyspace name.');
   END IF;
-  EXECUTE format('CREATE SCHEMA %I', keyspace);
+  -- as the caller: CREATE on the database decides, and the schema is the caller's
+  PERFORM cfstore._as_caller(format('CREATE SCHEMA %I', keyspace));
   -- as cfstore_data: the GRANTs on the column families' foreign tables
   -- alone decide who reads and writes them, as they do for the function API
-  EXECUTE format('GRANT USAGE ON SCHEMA %I TO PUBLIC', keyspace);
+  PERFORM cfstore._as_caller(format('GRANT USAGE ON SCHEMA %I TO PUBLIC', keyspace));
   INSERT INTO cfstore.keyspace (name, strategy_class, strategy_options)
   VALUES (keyspace, cls, jsonb_build_object('replication_factor', replication_factor::text));
 END $$;
+CREATE FUNCTION cfstore.create_keyspace(keyspace text, replication_factor integer DEFAULT 1,
+                                        strategy_class text DEFAULT 'SimpleStrategy')
+RETURNS void AS 'MODULE_PATHNAME', 'cfstore_ddl' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION cfstore.create_keyspace(text, integer, text) IS
   'Create a keyspace and the PostgreSQL schema of the same name (needs CREATE on the database)';
 
-CREATE FUNCTION cfstore.drop_column_family(keyspace text, column_family text)
-RETURNS void LANGUAGE plpgsql
+-- The body of drop_column_family, run as the extension's owner for its caller
+-- (src/catalog/cfddl.c).
+CREATE FUNCTION cfstore._ddl_drop_column_family(keyspace text, column_family text)
+RETURNS void LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   cf_id integer;
@@ -300,17 +323,17 @@ BEGIN
   PERFORM cfstore._check_keyspace_exists(keyspace);
   PERFORM cfstore._lock_catalog();
   IF NOT EXISTS (SELECT FROM cfstore.column_family cf
-                  WHERE cf.keyspace = drop_column_family.keyspace AND cf.name = column_family) THEN
+                  WHERE cf.keyspace = _ddl_drop_column_family.keyspace AND cf.name = column_family) THEN
     PERFORM cfstore._error(format('unconfigured columnfamily %s', column_family), '42P01');
   END IF;
   PERFORM cfstore._check_keyspace_owner(keyspace);
   cf_id := (SELECT cf.id FROM cfstore.column_family cf
-             WHERE cf.keyspace = drop_column_family.keyspace AND cf.name = column_family);
+             WHERE cf.keyspace = _ddl_drop_column_family.keyspace AND cf.name = column_family);
   -- the foreign table first, if the user has not dropped it (RESTRICT: a
   -- view on it stops the drop)
   ft := cfstore._foreign_table(keyspace, column_family);
   IF ft IS NOT NULL THEN
-    EXECUTE format('DROP FOREIGN TABLE %s', ft);
+    PERFORM cfstore._as_caller(format('DROP FOREIGN TABLE %s', ft));
   END IF;
   FOR ix IN SELECT d.index_id FROM cfstore.column_definition d
              WHERE d.column_family_id = cf_id AND d.index_id IS NOT NULL LOOP
@@ -318,13 +341,17 @@ BEGIN
   END LOOP;
   EXECUTE format('DROP TABLE IF EXISTS cfstore_data.%I', 'cf_' || cf_id);
   DELETE FROM cfstore.column_family cf
-   WHERE cf.keyspace = drop_column_family.keyspace AND cf.name = column_family;
+   WHERE cf.keyspace = _ddl_drop_column_family.keyspace AND cf.name = column_family;
 END $$;
+CREATE FUNCTION cfstore.drop_column_family(keyspace text, column_family text)
+RETURNS void AS 'MODULE_PATHNAME', 'cfstore_ddl' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION cfstore.drop_column_family(text, text) IS
   'Drop a column family and its data (needs ownership of the keyspace)';
 
-CREATE FUNCTION cfstore.drop_keyspace(keyspace text)
-RETURNS void LANGUAGE plpgsql
+-- The body of drop_keyspace, run as the extension's owner for its caller
+-- (src/catalog/cfddl.c).
+CREATE FUNCTION cfstore._ddl_drop_keyspace(keyspace text)
+RETURNS void LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   cf text;
@@ -332,20 +359,22 @@ BEGIN
   PERFORM cfstore._check_keyspace_exists(keyspace);
   PERFORM cfstore._lock_catalog();
   PERFORM cfstore._check_keyspace_owner(keyspace);
-  FOR cf IN SELECT c.name FROM cfstore.column_family c WHERE c.keyspace = drop_keyspace.keyspace
+  FOR cf IN SELECT c.name FROM cfstore.column_family c WHERE c.keyspace = _ddl_drop_keyspace.keyspace
             ORDER BY c.name LOOP
     PERFORM cfstore.drop_column_family(keyspace, cf);
   END LOOP;
   DELETE FROM cfstore.keyspace k WHERE k.name = keyspace;
   IF cfstore._keyspace_owner(keyspace) IS NOT NULL THEN
     BEGIN
-      EXECUTE format('DROP SCHEMA %I RESTRICT', keyspace);
+      PERFORM cfstore._as_caller(format('DROP SCHEMA %I RESTRICT', keyspace));
     EXCEPTION WHEN dependent_objects_still_exist THEN
       PERFORM cfstore._error(format('cannot drop keyspace %s because its schema holds other objects', keyspace),
         '2BP01', hint => format('Move or drop the objects in schema %I that cfstore did not create.', keyspace));
     END;
   END IF;
 END $$;
+CREATE FUNCTION cfstore.drop_keyspace(keyspace text)
+RETURNS void AS 'MODULE_PATHNAME', 'cfstore_ddl' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION cfstore.drop_keyspace(text) IS
   'Drop a keyspace, its column families and their data, and its schema (needs ownership)';
 
@@ -521,13 +550,15 @@ BEGIN
   END LOOP;
 END $$;
 
-CREATE FUNCTION cfstore.create_column_family(
-    keyspace text, column_family text, column_type text DEFAULT 'Standard',
-    comparator text DEFAULT 'BytesType', subcomparator text DEFAULT NULL,
-    key_validation_class text DEFAULT 'BytesType', default_validation_class text DEFAULT 'BytesType',
-    column_metadata jsonb DEFAULT NULL, gc_grace_seconds integer DEFAULT 864000,
-    default_time_to_live integer DEFAULT 0, comment text DEFAULT NULL)
-RETURNS void LANGUAGE plpgsql
+-- The body of create_column_family, run as the extension's owner for its caller
+-- (src/catalog/cfddl.c).
+CREATE FUNCTION cfstore._ddl_create_column_family(
+    keyspace text, column_family text, column_type text,
+    comparator text, subcomparator text,
+    key_validation_class text, default_validation_class text,
+    column_metadata jsonb, gc_grace_seconds integer,
+    default_time_to_live integer, comment text)
+RETURNS void LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   cmp text;
@@ -568,7 +599,7 @@ BEGIN
   PERFORM cfstore._lock_catalog();
   PERFORM cfstore._check_keyspace_owner(keyspace);
   IF EXISTS (SELECT FROM cfstore.column_family cf
-              WHERE cf.keyspace = create_column_family.keyspace AND cf.name = column_family) THEN
+              WHERE cf.keyspace = _ddl_create_column_family.keyspace AND cf.name = column_family) THEN
     PERFORM cfstore._error(format('Cannot add already existing column family "%s" to keyspace "%s"',
                                   column_family, keyspace), '42P07');
   END IF;
@@ -586,15 +617,24 @@ BEGIN
   PERFORM cfstore._foreign_table_create(new_id);
   PERFORM cfstore._index_sync(new_id, '{}');
 END $$;
+CREATE FUNCTION cfstore.create_column_family(
+    keyspace text, column_family text, column_type text DEFAULT 'Standard',
+    comparator text DEFAULT 'BytesType', subcomparator text DEFAULT NULL,
+    key_validation_class text DEFAULT 'BytesType', default_validation_class text DEFAULT 'BytesType',
+    column_metadata jsonb DEFAULT NULL, gc_grace_seconds integer DEFAULT 864000,
+    default_time_to_live integer DEFAULT 0, comment text DEFAULT NULL)
+RETURNS void AS 'MODULE_PATHNAME', 'cfstore_ddl' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION cfstore.create_column_family(text, text, text, text, text, text, text, jsonb, integer, integer, text) IS
   'Create a Standard or Super column family (needs ownership of the keyspace)';
 
-CREATE FUNCTION cfstore.update_column_family(
-    keyspace text, column_family text, default_validation_class text DEFAULT NULL,
-    key_validation_class text DEFAULT NULL, column_metadata jsonb DEFAULT NULL,
-    gc_grace_seconds integer DEFAULT NULL, default_time_to_live integer DEFAULT NULL,
-    comment text DEFAULT NULL)
-RETURNS void LANGUAGE plpgsql
+-- The body of update_column_family, run as the extension's owner for its caller
+-- (src/catalog/cfddl.c).
+CREATE FUNCTION cfstore._ddl_update_column_family(
+    keyspace text, column_family text, default_validation_class text,
+    key_validation_class text, column_metadata jsonb,
+    gc_grace_seconds integer, default_time_to_live integer,
+    comment text)
+RETURNS void LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   cf cfstore.column_family;
@@ -607,7 +647,7 @@ BEGIN
   PERFORM cfstore._check_keyspace_exists(keyspace);
   PERFORM cfstore._lock_catalog();
   SELECT * INTO cf FROM cfstore.column_family c
-   WHERE c.keyspace = update_column_family.keyspace AND c.name = column_family;
+   WHERE c.keyspace = _ddl_update_column_family.keyspace AND c.name = column_family;
   IF NOT FOUND THEN
     PERFORM cfstore._error(format('unconfigured columnfamily %s', column_family), '42P01');
   END IF;
@@ -642,9 +682,9 @@ BEGIN
   UPDATE cfstore.column_family c
      SET default_validation_class = defcls,
          key_validation_class = keycls,
-         gc_grace_seconds = coalesce(update_column_family.gc_grace_seconds, c.gc_grace_seconds),
-         default_time_to_live = coalesce(update_column_family.default_time_to_live, c.default_time_to_live),
-         comment = coalesce(update_column_family.comment, c.comment)
+         gc_grace_seconds = coalesce(_ddl_update_column_family.gc_grace_seconds, c.gc_grace_seconds),
+         default_time_to_live = coalesce(_ddl_update_column_family.default_time_to_live, c.default_time_to_live),
+         comment = coalesce(_ddl_update_column_family.comment, c.comment)
    WHERE c.id = cf.id;
   SELECT coalesce(array_agg(d), '{}') INTO old_defs
     FROM cfstore.column_definition d WHERE d.column_family_id = cf.id;
@@ -658,6 +698,12 @@ BEGIN
     PERFORM cfstore._foreign_table_alter(cf.id);
   END IF;
 END $$;
+CREATE FUNCTION cfstore.update_column_family(
+    keyspace text, column_family text, default_validation_class text DEFAULT NULL,
+    key_validation_class text DEFAULT NULL, column_metadata jsonb DEFAULT NULL,
+    gc_grace_seconds integer DEFAULT NULL, default_time_to_live integer DEFAULT NULL,
+    comment text DEFAULT NULL)
+RETURNS void AS 'MODULE_PATHNAME', 'cfstore_ddl' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION cfstore.update_column_family(text, text, text, text, jsonb, integer, integer, text) IS
   'Change a column family''s validators, column_metadata, gc_grace_seconds, default_time_to_live or comment; NULL leaves a setting unchanged';
 

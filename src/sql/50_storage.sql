@@ -14,8 +14,19 @@ COMMENT ON SCHEMA cfstore_data IS
   'Storage relations of cfstore column families (cf_<id>, id = cfstore.column_family.id)';
 GRANT USAGE ON SCHEMA cfstore_data TO PUBLIC;
 
+-- Nobody but cfstore changes the shape of a storage relation: ALTER TABLE
+-- (but for owner, storage parameters, tablespace and column statistics),
+-- RENAME, SET SCHEMA, DROP, triggers, rules, policies and inheritance are
+-- refused before they run (src/storage/cfhooks.c).
+CREATE FUNCTION cfstore._storage_guard() RETURNS event_trigger
+  AS 'MODULE_PATHNAME', 'cfstore_storage_guard' LANGUAGE C;
+COMMENT ON FUNCTION cfstore._storage_guard() IS
+  'Internal: refuses DDL that would change a cfstore storage relation';
+CREATE EVENT TRIGGER cfstore_storage_guard ON ddl_command_start
+  EXECUTE FUNCTION cfstore._storage_guard();
+
 -- Create the storage relation of a column family, owned by its keyspace's
--- owner (the caller must be able to act as that owner).
+-- owner (for create_column_family, whose caller owns the keyspace).
 CREATE FUNCTION cfstore._storage_create(cf_id integer) RETURNS regclass
   AS 'MODULE_PATHNAME', 'cfstore_storage_create' LANGUAGE C STRICT VOLATILE;
 COMMENT ON FUNCTION cfstore._storage_create(integer) IS
@@ -43,21 +54,26 @@ CREATE FUNCTION cfstore._index_truncate(cf_id integer) RETURNS void
 COMMENT ON FUNCTION cfstore._index_truncate(integer) IS
   'Internal: empty the KEYS indexes of a column family (after its storage relation was truncated)';
 
-CREATE FUNCTION cfstore.truncate(keyspace text, column_family text)
-RETURNS void LANGUAGE plpgsql
+-- The body of truncate, run as the extension's owner for its caller
+-- (src/catalog/cfddl.c).
+CREATE FUNCTION cfstore._ddl_truncate(keyspace text, column_family text)
+RETURNS void LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   cf_id integer;
 BEGIN
   PERFORM cfstore._check_keyspace_exists(keyspace);
   SELECT cf.id INTO cf_id FROM cfstore.column_family cf
-   WHERE cf.keyspace = truncate.keyspace AND cf.name = column_family;
+   WHERE cf.keyspace = _ddl_truncate.keyspace AND cf.name = column_family;
   IF cf_id IS NULL THEN
     PERFORM cfstore._error(format('unconfigured columnfamily %s', column_family), '42P01');
   END IF;
-  EXECUTE format('TRUNCATE cfstore_data.%I', 'cf_' || cf_id);
+  -- as the caller: its TRUNCATE privilege on the column family decides
+  PERFORM cfstore._as_caller(format('TRUNCATE cfstore_data.%I', 'cf_' || cf_id));
   PERFORM cfstore._index_truncate(cf_id);
 END $$;
+CREATE FUNCTION cfstore.truncate(keyspace text, column_family text)
+RETURNS void AS 'MODULE_PATHNAME', 'cfstore_ddl' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION cfstore.truncate(text, text) IS
   'Remove all data of a column family regardless of timestamps (needs TRUNCATE on its storage relation)';
 

@@ -3,7 +3,27 @@
  * cfhooks.c
  *	  Hooks that keep PostgreSQL away from what storage relations cannot do:
  *	  CREATE INDEX and publications are refused before any catalog change;
- *	  parallel plans are never built for them.
+ *	  nobody but cfstore changes a storage relation's shape; parallel plans
+ *	  are never built for them.
+ *
+ * The shape of a storage relation (its seven columns, its kind, its access
+ * method, its name and schema) is what every layer reads it by, so DDL
+ * that would change it is refused before it runs, whoever runs it, the
+ * relation's owner and superusers included: ALTER TABLE but for the
+ * subcommands that change no column and no row (owner, storage
+ * parameters, tablespace, column statistics and storage options, as
+ * pg_dump writes them), RENAME, SET SCHEMA, DROP TABLE, triggers, rules,
+ * policies, and inheritance or partitioning that would take it in.  The
+ * statements cfstore's own DDL functions run as the extension's owner
+ * (cfDdlInternal: drop_column_family dropping the relation) go through.
+ * Drop a column family with drop_column_family().
+ *
+ * Two hooks run the same check: a ProcessUtility hook, which sees every
+ * statement once the library is loaded, and an event trigger at
+ * ddl_command_start (_storage_guard), which fires in every backend whether
+ * the library is loaded there yet or not.  The access method checks the
+ * relation's columns as well (cfRelInfo), in case both are bypassed (an
+ * event trigger disabled by a superuser, single-user mode).
  *
  *-------------------------------------------------------------------------
  */
@@ -14,12 +34,17 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "commands/defrem.h"
+#include "commands/event_trigger.h"
 #include "nodes/parsenodes.h"
 #include "optimizer/plancat.h"
 #include "tcop/utility.h"
+#include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
+#include "catalog/cfcatalog.h"
 #include "storage/cfstorage.h"
+
+PG_FUNCTION_INFO_V1(cfstore_storage_guard);
 
 static ProcessUtility_hook_type prev_process_utility = NULL;
 static get_relation_info_hook_type prev_get_relation_info = NULL;
@@ -44,6 +69,152 @@ uses_cfstore(Oid relid)
 		ReleaseSysCache(tup);
 	}
 	return result;
+}
+
+/* Whether relid is a storage relation: in schema cfstore_data, or using cfstore. */
+static bool
+is_storage(Oid relid)
+{
+	Oid			nsp;
+
+	if (!OidIsValid(relid))
+		return false;
+	nsp = get_namespace_oid(CF_STORAGE_SCHEMA, true);
+	return (OidIsValid(nsp) && get_rel_namespace(relid) == nsp) || uses_cfstore(relid);
+}
+
+/* Whether a name in a statement names a storage relation. */
+static bool
+names_storage(RangeVar *rv)
+{
+	return rv != NULL && is_storage(RangeVarGetRelid(rv, NoLock, true));
+}
+
+/* Raise the error for DDL that would change a storage relation. */
+static void
+refuse_storage_ddl(RangeVar *rv, const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("cannot %s cfstore storage relation \"%s\"", what, rv->relname),
+			 errdetail("The columns, name and kind of a column family's storage relation are fixed; only cfstore changes them."),
+			 errhint("Change column families with cfstore.update_column_family() and drop them with cfstore.drop_column_family().")));
+}
+
+/* Whether an ALTER TABLE subcommand leaves a storage relation's columns and rows alone. */
+static bool
+harmless_alter(AlterTableType subtype)
+{
+	switch (subtype)
+	{
+		case AT_ChangeOwner:
+		case AT_SetRelOptions:
+		case AT_ResetRelOptions:
+		case AT_ReplaceRelOptions:
+		case AT_SetTableSpace:
+		case AT_SetStatistics:
+		case AT_SetOptions:
+		case AT_ResetOptions:
+		case AT_SetStorage:
+		case AT_SetCompression:
+			return true;
+		default:
+			return false;
+	}
+}
+
+/* Refuse ALTER TABLE that changes a storage relation or takes one in. */
+static void
+check_alter_table(AlterTableStmt *stmt)
+{
+	bool		target = names_storage(stmt->relation);
+	ListCell   *lc;
+
+	foreach(lc, stmt->cmds)
+	{
+		AlterTableCmd *cmd = (AlterTableCmd *) lfirst(lc);
+
+		if (target && !harmless_alter(cmd->subtype))
+			refuse_storage_ddl(stmt->relation, "alter");
+		if ((cmd->subtype == AT_AttachPartition || cmd->subtype == AT_DetachPartition) &&
+			IsA(cmd->def, PartitionCmd) && names_storage(((PartitionCmd *) cmd->def)->name))
+			refuse_storage_ddl(((PartitionCmd *) cmd->def)->name, "attach or detach");
+		if (cmd->subtype == AT_AddInherit && IsA(cmd->def, RangeVar) && names_storage((RangeVar *) cmd->def))
+			refuse_storage_ddl((RangeVar *) cmd->def, "inherit from");
+	}
+}
+
+/*
+ * Refuse DDL that would change the shape of a storage relation (see the
+ * head of this file); statements of cfstore's own DDL functions pass.
+ */
+static void
+check_storage_ddl(Node *parsetree)
+{
+	ListCell   *lc;
+
+	if (cfDdlInternal())
+		return;
+	switch (nodeTag(parsetree))
+	{
+		case T_AlterTableStmt:
+			check_alter_table((AlterTableStmt *) parsetree);
+			break;
+		case T_RenameStmt:
+			if (names_storage(((RenameStmt *) parsetree)->relation))
+				refuse_storage_ddl(((RenameStmt *) parsetree)->relation, "rename");
+			break;
+		case T_AlterObjectSchemaStmt:
+			if (names_storage(((AlterObjectSchemaStmt *) parsetree)->relation))
+				refuse_storage_ddl(((AlterObjectSchemaStmt *) parsetree)->relation, "move");
+			break;
+		case T_CreateTrigStmt:
+			if (names_storage(((CreateTrigStmt *) parsetree)->relation))
+				refuse_storage_ddl(((CreateTrigStmt *) parsetree)->relation, "create a trigger on");
+			break;
+		case T_RuleStmt:
+			if (names_storage(((RuleStmt *) parsetree)->relation))
+				refuse_storage_ddl(((RuleStmt *) parsetree)->relation, "create a rule on");
+			break;
+		case T_CreatePolicyStmt:
+			if (names_storage(((CreatePolicyStmt *) parsetree)->table))
+				refuse_storage_ddl(((CreatePolicyStmt *) parsetree)->table, "create a policy on");
+			break;
+		case T_AlterPolicyStmt:
+			if (names_storage(((AlterPolicyStmt *) parsetree)->table))
+				refuse_storage_ddl(((AlterPolicyStmt *) parsetree)->table, "alter a policy on");
+			break;
+		case T_CreateStmt:
+			foreach(lc, ((CreateStmt *) parsetree)->inhRelations)
+				if (names_storage((RangeVar *) lfirst(lc)))
+					refuse_storage_ddl((RangeVar *) lfirst(lc), "inherit from or partition");
+			break;
+		case T_DropStmt:
+			if (((DropStmt *) parsetree)->removeType == OBJECT_TABLE)
+				foreach(lc, ((DropStmt *) parsetree)->objects)
+				{
+					RangeVar   *rv = makeRangeVarFromNameList(castNode(List, lfirst(lc)));
+
+					if (names_storage(rv))
+						refuse_storage_ddl(rv, "drop");
+				}
+			break;
+		default:
+			break;
+	}
+}
+
+/*
+ * Event trigger (ddl_command_start): refuse DDL that would change a
+ * storage relation, in backends that have not loaded the library yet.
+ */
+Datum
+cfstore_storage_guard(PG_FUNCTION_ARGS)
+{
+	if (!CALLED_AS_EVENT_TRIGGER(fcinfo))
+		elog(ERROR, "cfstore._storage_guard() must be called as an event trigger");
+	check_storage_ddl(((EventTriggerData *) fcinfo->context)->parsetree);
+	PG_RETURN_VOID();
 }
 
 /* Refuse a publication of a storage relation. */
@@ -74,6 +245,7 @@ cf_process_utility(PlannedStmt *pstmt, const char *queryString, bool readOnlyTre
 {
 	Node	   *parsetree = pstmt->utilityStmt;
 
+	check_storage_ddl(parsetree);
 	if (IsA(parsetree, IndexStmt))
 	{
 		IndexStmt  *stmt = (IndexStmt *) parsetree;

@@ -104,7 +104,7 @@ index_put(const CfColumnDef *def, CommandId cid, const uint8 *value, int valuele
 
 	if (valuelen == 0)
 		return;					/* empty values are not indexed */
-	ixrel = table_open(cfStorageRelid(def->index_id, false), RowExclusiveLock);
+	ixrel = cfStorageOpen(cfStorageRelid(def->index_id, false), RowExclusiveLock);
 	memset(&iw, 0, sizeof(iw));
 	iw.cf = def->index_cf;
 	iw.kind = tombstone ? CF_WRITE_TOMBSTONE : CF_WRITE_COLUMN;
@@ -213,7 +213,7 @@ cfIndexVerify(Relation rel, const CfColumnFamily *cf, void (*check_tree) (Relati
 	for (int i = 0; i < cf->ncolumns; i++)
 		if (cf->columns[i].index_id != 0)
 		{
-			Relation	ixrel = table_open(cfStorageRelid(cf->columns[i].index_id, false), AccessShareLock);
+			Relation	ixrel = cfStorageOpen(cfStorageRelid(cf->columns[i].index_id, false), AccessShareLock);
 
 			check_tree(ixrel);
 			table_close(ixrel, NoLock);
@@ -232,7 +232,7 @@ cfIndexVerify(Relation rel, const CfColumnFamily *cf, void (*check_tree) (Relati
 		if (def == NULL || def->index_id == 0 || VARSIZE_ANY_EXHDR(c.value) == 0 ||
 			VARSIZE_ANY_EXHDR(c.value) > CF_INDEX_MAX_VALUE)
 			continue;
-		ixrel = table_open(cfStorageRelid(def->index_id, false), AccessShareLock);
+		ixrel = cfStorageOpen(cfStorageRelid(def->index_id, false), AccessShareLock);
 		memset(&spec, 0, sizeof(spec));
 		spec.key = c.value;
 		spec.start = spec.finish = c.key;
@@ -281,13 +281,17 @@ cfstore_index_build(PG_FUNCTION_ARGS)
 	int32		index_id = PG_GETARG_INT32(0);
 	const CfColumnDef *def;
 	const CfColumnFamily *cf = index_lookup(index_id, &def);
-	Relation	rel = table_open(cfStorageRelid(cf->id, false), ShareLock);
+	Relation	rel;
 	const CfType *names = cf->comparator;
 	CfScanState *scan;
 	CfOutCell	c;
 	CommandId	cid = GetCurrentCommandId(true);
 	Snapshot	snapshot;
 	int64		n = 0;
+
+	/* before any lock: only the keyspace's owner may hold up its writers */
+	cfCheckKeyspaceOwner(cf->keyspace);
+	rel = cfStorageOpen(cfStorageRelid(cf->id, false), ShareLock);
 
 	/*
 	 * What the writers we waited for committed is not in the statement's
@@ -318,8 +322,8 @@ cfstore_index_build(PG_FUNCTION_ARGS)
 
 /*
  * _index_truncate(cf_id): empty the indexes of a column family whose
- * storage relation the caller has just truncated (which checked the
- * TRUNCATE privilege).  The indexes' relations belong to the keyspace's
+ * storage relation the caller of truncate() has just truncated (which
+ * checked the TRUNCATE privilege; checked again here).  The indexes' relations belong to the keyspace's
  * owner; they are truncated as that owner, so the privilege on the column
  * family is what decides, as it does for every other write.
  */
@@ -334,7 +338,7 @@ cfstore_index_truncate(PG_FUNCTION_ARGS)
 	if (cf == NULL || cf->nindexes == 0)
 		PG_RETURN_VOID();
 	owner = cfKeyspaceOwner(cf->keyspace);
-	if (pg_class_aclcheck(cfStorageRelid(cf->id, false), GetUserId(), ACL_TRUNCATE) != ACLCHECK_OK)
+	if (pg_class_aclcheck(cfStorageRelid(cf->id, false), cfDdlCaller(), ACL_TRUNCATE) != ACLCHECK_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied for column family %s.%s", cf->keyspace, cf->name)));

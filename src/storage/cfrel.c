@@ -17,9 +17,11 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/table.h"
 #include "access/transam.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_namespace.h"
+#include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
@@ -86,6 +88,68 @@ cfRelationCfId(Relation rel)
 	return id;
 }
 
+/* The columns of a storage relation, in order. */
+static const struct
+{
+	const char *name;
+	Oid			type;
+}			cf_columns[CF_NATTS] =
+{
+	{"key", BYTEAOID},
+	{"super_column", BYTEAOID},
+	{"column_name", BYTEAOID},
+	{"value", BYTEAOID},
+	{"writetime", INT8OID},
+	{"ttl", INT4OID},
+	{"expires_at", INT4OID}
+};
+
+/*
+ * Raise unless a relation has exactly the columns of a storage relation,
+ * in order, and no dropped ones: every path fills rows by position.
+ */
+void
+cfCheckColumns(Relation rel)
+{
+	TupleDesc	desc = RelationGetDescr(rel);
+
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+
+		if (i >= CF_NATTS || att->attisdropped ||
+			strcmp(NameStr(att->attname), cf_columns[i].name) != 0 ||
+			att->atttypid != cf_columns[i].type)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("table \"%s\" does not have the columns of a cfstore storage relation",
+							RelationGetRelationName(rel)),
+					 errdetail("The columns must be key bytea, super_column bytea, column_name bytea, value bytea, writetime bigint, ttl integer, expires_at integer, and no others, not even dropped ones.")));
+	}
+	if (desc->natts != CF_NATTS)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("table \"%s\" does not have the columns of a cfstore storage relation",
+						RelationGetRelationName(rel)),
+				 errdetail("The columns must be key bytea, super_column bytea, column_name bytea, value bytea, writetime bigint, ttl integer, expires_at integer, and no others, not even dropped ones.")));
+}
+
+/*
+ * Raise unless rel is a table of the cfstore access method with the
+ * columns of a storage relation: what every path that reads or writes
+ * one relies on.
+ */
+void
+cfCheckStorage(Relation rel)
+{
+	if (rel->rd_rel->relkind != RELKIND_RELATION || !cfIsStorageRelation(rel))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a cfstore storage relation", RelationGetRelationName(rel)),
+				 errdetail("A column family's storage relation is a table of access method cfstore.")));
+	cfCheckColumns(rel);
+}
+
 /* The catalog entry of column family id, or raise. */
 static const CfColumnFamily *
 lookup_by_id(Relation rel, int32 id)
@@ -147,6 +211,19 @@ cfStorageRelid(int32 cf_id, bool missing_ok)
 				 errmsg("the storage relation %s.%s of column family %d is missing",
 						CF_STORAGE_SCHEMA, name, cf_id)));
 	return relid;
+}
+
+/*
+ * Open a storage relation, checking that it still is one (cfCheckStorage,
+ * once per relcache entry).
+ */
+Relation
+cfStorageOpen(Oid relid, LOCKMODE lockmode)
+{
+	Relation	rel = table_open(relid, lockmode);
+
+	(void) cfRelInfo(rel);
+	return rel;
 }
 
 /* The comparators of column family cf_id, cached for the backend's life. */
@@ -241,13 +318,18 @@ cfRelInfo(Relation rel)
 
 	if (info == NULL)
 	{
-		int32		cf_id = cfRelationCfId(rel);
-		CfOrderEntry *entry = order_lookup(rel, cf_id);
+		int32		cf_id;
+		CfOrderEntry *entry;
 		BlockNumber root = InvalidBlockNumber;
 		uint32		root_level = 0;
-		BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
+		BlockNumber nblocks;
 		uint32		nrecent = CF_RECENT_MIN;
 
+		/* once per relcache entry, which any ALTER rebuilds */
+		cfCheckStorage(rel);
+		cf_id = cfRelationCfId(rel);
+		entry = order_lookup(rel, cf_id);
+		nblocks = RelationGetNumberOfBlocks(rel);
 		if (nblocks > 0)
 			read_root(rel, &root, &root_level);
 		/* a hint slot per page of the relation as it is now, within bounds */
@@ -339,69 +421,57 @@ cfKeyspaceOwner(const char *keyspace)
 
 PG_FUNCTION_INFO_V1(cfstore_storage_create);
 
+/* Raise unless the role cfstore's DDL acts for may act as the keyspace's owner. */
+void
+cfCheckKeyspaceOwner(const char *keyspace)
+{
+	if (!has_privs_of_role(cfDdlCaller(), cfKeyspaceOwner(keyspace)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("must be owner of keyspace %s", keyspace)));
+}
+
 /*
  * _storage_create(cf_id): create cfstore_data.cf_<id>, owned by the owner
- * of the column family's keyspace.  The caller must be able to act as that
- * owner (create_column_family has checked it owns the keyspace); the table
- * is created as the owner of schema cfstore_data, so that users need no
- * CREATE privilege there.
+ * of the column family's keyspace.  create_column_family's body runs it
+ * as the extension's owner, who owns schema cfstore_data, for a caller
+ * that owns the keyspace.
  */
 Datum
 cfstore_storage_create(PG_FUNCTION_ARGS)
 {
 	int32		id = PG_GETARG_INT32(0);
 	const CfColumnFamily *cf = cfCatalogLookupById(id);
-	Oid			ks_owner;
-	Oid			data_nsp;
-	Oid			save_userid;
-	int			save_sec;
 	char	   *sql;
-	Oid			relid;
 
 	if (cf == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("no column family has id %d", id)));
-	ks_owner = cfKeyspaceOwner(cf->keyspace);
-	if (!has_privs_of_role(GetUserId(), ks_owner))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("must be owner of keyspace %s", cf->keyspace)));
-	data_nsp = get_namespace_oid(CF_STORAGE_SCHEMA, false);
+	cfCheckKeyspaceOwner(cf->keyspace);
 	if (OidIsValid(cfStorageRelid(id, true)))
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_TABLE),
 				 errmsg("the storage relation of column family %d already exists", id)));
 
-	GetUserIdAndSecContext(&save_userid, &save_sec);
-	SetUserIdAndSecContext(schema_owner(data_nsp), save_sec | SECURITY_LOCAL_USERID_CHANGE);
-	PG_TRY();
-	{
-		if (SPI_connect() != SPI_OK_CONNECT)
-			elog(ERROR, "SPI_connect failed");
-		sql = psprintf("CREATE TABLE " CF_STORAGE_SCHEMA ".cf_%d ("
-					   "key bytea NOT NULL, super_column bytea, column_name bytea NOT NULL, "
-					   "value bytea NOT NULL, writetime bigint, ttl integer, expires_at integer"
-					   ") USING cfstore", id);
-		if (SPI_execute(sql, false, 0) != SPI_OK_UTILITY)
-			elog(ERROR, "could not create the storage relation of column family %d", id);
-		sql = psprintf("COMMENT ON TABLE " CF_STORAGE_SCHEMA ".cf_%d IS %s", id,
-					   quote_literal_cstr(cf->index_of != 0
-										  ? psprintf("cfstore index %s of column family %s.%s",
-													 cf->index_column->index_name, cf->keyspace, cf->name)
-										  : psprintf("cfstore column family %s.%s", cf->keyspace, cf->name)));
-		SPI_execute(sql, false, 0);
-		sql = psprintf("ALTER TABLE " CF_STORAGE_SCHEMA ".cf_%d OWNER TO %s", id,
-					   quote_identifier(GetUserNameFromId(ks_owner, false)));
-		if (SPI_execute(sql, false, 0) != SPI_OK_UTILITY)
-			elog(ERROR, "could not set the owner of the storage relation of column family %d", id);
-		SPI_finish();
-	}
-	PG_FINALLY();
-	{
-		SetUserIdAndSecContext(save_userid, save_sec);
-	}
-	PG_END_TRY();
-	relid = cfStorageRelid(id, false);
-	PG_RETURN_OID(relid);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	sql = psprintf("CREATE TABLE " CF_STORAGE_SCHEMA ".cf_%d ("
+				   "key bytea NOT NULL, super_column bytea, column_name bytea NOT NULL, "
+				   "value bytea NOT NULL, writetime bigint, ttl integer, expires_at integer"
+				   ") USING cfstore", id);
+	if (SPI_execute(sql, false, 0) != SPI_OK_UTILITY)
+		elog(ERROR, "could not create the storage relation of column family %d", id);
+	sql = psprintf("COMMENT ON TABLE " CF_STORAGE_SCHEMA ".cf_%d IS %s", id,
+				   quote_literal_cstr(cf->index_of != 0
+									  ? psprintf("cfstore index %s of column family %s.%s",
+												 cf->index_column->index_name, cf->keyspace, cf->name)
+									  : psprintf("cfstore column family %s.%s", cf->keyspace, cf->name)));
+	SPI_execute(sql, false, 0);
+	sql = psprintf("ALTER TABLE " CF_STORAGE_SCHEMA ".cf_%d OWNER TO %s", id,
+				   quote_identifier(GetUserNameFromId(cfKeyspaceOwner(cf->keyspace), false)));
+	if (SPI_execute(sql, false, 0) != SPI_OK_UTILITY)
+		elog(ERROR, "could not set the owner of the storage relation of column family %d", id);
+	SPI_finish();
+	PG_RETURN_OID(cfStorageRelid(id, false));
 }

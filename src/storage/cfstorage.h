@@ -363,9 +363,13 @@ extern void cfRootCopyTake(Relation rel, CfRelInfo *info, Buffer buf);
 extern bool cfRootCopyUsable(CfRelInfo *info);
 extern void cfRelInfoRefreshRoot(Relation rel, CfRelInfo *info);
 extern int32 cfRelationCfId(Relation rel);
+extern void cfCheckStorage(Relation rel);
+extern void cfCheckColumns(Relation rel);
 extern const CfColumnFamily *cfRelationColumnFamily(Relation rel);
 extern Oid	cfStorageRelid(int32 cf_id, bool missing_ok);
+extern Relation cfStorageOpen(Oid relid, LOCKMODE lockmode);
 extern Oid	cfKeyspaceOwner(const char *keyspace);
+extern void cfCheckKeyspaceOwner(const char *keyspace);
 
 /* The schema of the storage relations (cfstore_data.cf_<id>). */
 #define CF_STORAGE_SCHEMA "cfstore_data"

@@ -47,22 +47,6 @@
 
 PG_FUNCTION_INFO_V1(cfstore_am_handler);
 
-/* The columns of a storage relation, in order. */
-static const struct
-{
-	const char *name;
-	Oid			type;
-}			cf_columns[CF_NATTS] =
-{
-	{"key", BYTEAOID},
-	{"super_column", BYTEAOID},
-	{"column_name", BYTEAOID},
-	{"value", BYTEAOID},
-	{"writetime", INT8OID},
-	{"ttl", INT4OID},
-	{"expires_at", INT4OID}
-};
-
 typedef struct CfTableScanDesc
 {
 	TableScanDescData base;
@@ -86,35 +70,6 @@ not_supported(Relation rel, const char *what, const char *hint)
 			 errhint("%s", hint)));
 }
 
-/* Check that a relation has the columns of a storage relation. */
-static void
-check_columns(Relation rel)
-{
-	TupleDesc	desc = RelationGetDescr(rel);
-	int			n = 0;
-
-	for (int i = 0; i < desc->natts; i++)
-	{
-		Form_pg_attribute att = TupleDescAttr(desc, i);
-
-		if (att->attisdropped)
-			continue;
-		if (n >= CF_NATTS || strcmp(NameStr(att->attname), cf_columns[n].name) != 0 ||
-			att->atttypid != cf_columns[n].type)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("table \"%s\" does not have the columns of a cfstore storage relation",
-							RelationGetRelationName(rel)),
-					 errdetail("The columns are key bytea, super_column bytea, column_name bytea, value bytea, writetime bigint, ttl integer, expires_at integer.")));
-		n++;
-	}
-	if (n != CF_NATTS)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("table \"%s\" does not have the columns of a cfstore storage relation",
-						RelationGetRelationName(rel))));
-}
-
 /* Slots of storage relations are virtual: rows are built, not stored. */
 static const TupleTableSlotOps *
 cf_slot_callbacks(Relation rel)
@@ -134,6 +89,10 @@ row_tid(ItemPointer tid, uint64 n)
 static void
 store_cell(TupleTableSlot *slot, Relation rel, const CfOutCell *c, uint64 rowno)
 {
+	/* cfRelInfo checked the relation; a slot of another shape is a bug */
+	if (slot->tts_tupleDescriptor->natts != CF_NATTS)
+		elog(ERROR, "a slot of %d columns cannot hold a cell of cfstore table \"%s\"",
+			 slot->tts_tupleDescriptor->natts, RelationGetRelationName(rel));
 	ExecClearTuple(slot);
 	memset(slot->tts_isnull, 0, sizeof(bool) * CF_NATTS);
 	slot->tts_values[0] = PointerGetDatum(c->key);
@@ -510,7 +469,7 @@ cf_relation_set_new_filenode(Relation rel, const RelFileNode *newrnode, char per
 	SMgrRelation srel;
 
 	(void) cfRelationCfId(rel);
-	check_columns(rel);
+	cfCheckColumns(rel);
 	*freezeXid = RecentXmin;
 	*minmulti = GetOldestMultiXactId();
 	srel = RelationCreateStorage(*newrnode, persistence, true);
