@@ -158,7 +158,25 @@ SELECT cfstore.verify('ApiCnt', 'SuperCounter1');
 SELECT cfstore.verify('ApiCnt', 'Normal');
 
 -- ---------------------------------------------------------------------------
--- 5. truncate
+-- 5. Totals add modulo 2^64, as Java's long does in Cassandra: adding 1 to
+--    the largest bigint reads the smallest.  A total is exact whenever the
+--    true sum fits, in whatever order its increments are summed (reads,
+--    VACUUM's merging of increments).
+-- ---------------------------------------------------------------------------
+SELECT cfstore.add('ApiCnt', 'Counter1', 'wrap', 'up', 9223372036854775807);
+SELECT cfstore.add('ApiCnt', 'Counter1', 'wrap', 'up', 1);
+SELECT cfstore.add('ApiCnt', 'Counter1', 'wrap', 'down', -9223372036854775808);
+SELECT cfstore.add('ApiCnt', 'Counter1', 'wrap', 'down', -1);
+SELECT cfstore.add('ApiCnt', 'Counter1', 'wrap', 'back', 9223372036854775807);
+SELECT cfstore.add('ApiCnt', 'Counter1', 'wrap', 'back', 9223372036854775807);
+SELECT cfstore.add('ApiCnt', 'Counter1', 'wrap', 'back', -9223372036854775807);
+SELECT column_name, value FROM cfstore.get_slice('ApiCnt', 'Counter1', 'wrap');
+SELECT cfstore._storage_relation('ApiCnt', 'Counter1') AS cnt_rel \gset
+VACUUM (FREEZE) :cnt_rel;
+SELECT column_name, value FROM cfstore.get_slice('ApiCnt', 'Counter1', 'wrap');
+
+-- ---------------------------------------------------------------------------
+-- 6. truncate
 -- ---------------------------------------------------------------------------
 SELECT cfstore.truncate('ApiCnt', 'Counter1');
 SELECT * FROM cfstore.get_slice('ApiCnt', 'Counter1', 'key1');

@@ -191,6 +191,15 @@ UPDATE fdwmod.cnt SET value = value + 1
  WHERE key = 'k' AND column_name = 'hits' AND cfstore.add('FdwMod', 'Cnt', 'k', 'hits', 1000) IS NOT NULL
  RETURNING value;
 SELECT value FROM fdwmod.cnt WHERE key = 'k' AND column_name = 'hits';
+-- the change is added modulo 2^64, so the total set is exact even when
+-- new - old does not fit in a bigint
+INSERT INTO fdwmod.cnt VALUES ('w', 'c', -1);
+UPDATE fdwmod.cnt SET value = 9223372036854775807 WHERE key = 'w' RETURNING value;
+UPDATE fdwmod.cnt SET value = -9223372036854775808 WHERE key = 'w' RETURNING value;
+SELECT value FROM cfstore.get('FdwMod', 'Cnt', 'w', 'c');
+-- value - 1 overflows in SQL before cfstore sees it, as for any bigint
+UPDATE fdwmod.cnt SET value = value - 1 WHERE key = 'w';
+DELETE FROM fdwmod.cnt WHERE key = 'w';
 -- a counter cannot move, and needs a value
 UPDATE fdwmod.cnt SET column_name = 'renamed' WHERE column_name = 'hits';
 INSERT INTO fdwmod.cnt VALUES ('k', 'hits', NULL);

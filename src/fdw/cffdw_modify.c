@@ -798,11 +798,9 @@ cf_exec_update(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slot, Tuple
 		value = row_value(t, slot->tts_values, slot->tts_isnull, a.name);
 		if (onulls[t->value_att - 1])
 			elog(ERROR, "counter UPDATE without the old value");
-		if (pg_sub_s64_overflow(counter_of(value),
-								counter_of(row_value(t, ovalues, onulls, oa.name)), &delta))
-			ereport(ERROR,
-					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-					 errmsg("bigint out of range")));
+		/* counters add modulo 2^64: the new total is exact even when this wraps */
+		delta = (int64) ((uint64) counter_of(value) -
+						 (uint64) counter_of(row_value(t, ovalues, onulls, oa.name)));
 		if (delta != 0)
 		{
 			be = pg_hton64((uint64) delta);

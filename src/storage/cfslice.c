@@ -1119,20 +1119,20 @@ column_resolve(CfSliceState *s, const CfColumn *col, int64 container_del, CfOutC
 	if (col->ndeltas > 0 || (s->is_counter && col->deleted_at != CF_NO_DELETION))
 	{
 		int64		del = Max(col->deleted_at, container_del);
-		int64		total = 0;
+		uint64		total = 0;	/* modulo 2^64, as Java's long (cfvacuum.c) */
 		bool		live = false;
 
 		for (int i = 0; i < col->ndeltas; i++)
 		{
 			if (col->delta_ts[i] > del)
 			{
-				total += col->delta[i];
+				total += (uint64) col->delta[i];
 				live = true;
 			}
 		}
 		if (!live)
 			return false;
-		be = pg_hton64((uint64) total);
+		be = pg_hton64(total);
 		value = (const uint8 *) &be;
 		vlen = 8;
 		out->is_counter = true;
