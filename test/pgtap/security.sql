@@ -12,7 +12,7 @@
 -- not executable by PUBLIC; storage relations cannot change shape, not
 -- even by their owner.  Every refused attempt is 42501 unless noted.
 BEGIN;
-SELECT plan(97);
+SELECT plan(100);
 
 CREATE ROLE regress_sec_alice;
 CREATE ROLE regress_sec_member IN ROLE regress_sec_alice;
@@ -234,6 +234,10 @@ SET LOCAL ROLE regress_sec_bob;
 SELECT throws_ok($$SELECT * FROM cfstore.get_slice('SecA', 'Std', 'k1')$$, '42501', NULL, 'bob: reads nothing');
 SELECT throws_ok($$SELECT cfstore.insert('SecA', 'Std', 'k2', 'state', 'UT')$$, '42501', NULL, 'bob: writes nothing');
 SELECT throws_ok($$SELECT * FROM "SecA"."Std"$$, '42501', NULL, 'bob: not through the foreign table either');
+SELECT throws_ok($$SELECT * FROM cfstore.get_indexed_slices('SecA', 'Std', '[{"column_name": "state", "op": "EQ", "value": "UT"}]')$$,
+                 '42501', NULL, 'bob: nor through its index');
+SELECT throws_ok($$SELECT cfstore.verify('SecA', 'Std')$$, '42501', NULL, 'bob: verify needs SELECT');
+SELECT throws_ok($$SELECT * FROM cfstore.stats('SecA', 'Std')$$, '42501', NULL, 'bob: stats needs SELECT');
 IMPORT FOREIGN SCHEMA "SecA" LIMIT TO ("Std") FROM SERVER cfstore INTO "SecBob";
 SELECT throws_ok($$SELECT * FROM "SecBob"."Std"$$, '42501', NULL, 'bob: his imported copy of SecA.Std reads nothing');
 RESET ROLE;
