@@ -62,13 +62,18 @@ PG_CONFIG ?= pg_config
 PG_CPPFLAGS = -I$(srcdir)/src -isystem $(shell $(PG_CONFIG) --includedir-server) -std=c11 -D_GNU_SOURCE
 SHLIB_LINK = -luuid
 
-REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
-REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
+REGRESS = $(patsubst test/sql/%.sql,%,$(sort $(wildcard test/sql/*.sql)))
+REGRESS_OPTS = --inputdir=test --outputdir=test/output --load-extension=$(EXTENSION)
 
 ISOLATION = $(patsubst test/isolation/specs/%.spec,%,$(sort $(wildcard test/isolation/specs/*.spec)))
 ISOLATION_OPTS = --inputdir=test/isolation --outputdir=test/isolation/output --load-extension=$(EXTENSION)
 
-EXTRA_CLEAN = test/isolation/output
+# TAP (PostgreSQL::Test::Cluster), run by make installcheck too
+TAP_TESTS = 1
+PROVE_TESTS = test/t/*.pl
+PROVE_FLAGS = -I test/t
+
+EXTRA_CLEAN = test/output test/isolation/output
 
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)

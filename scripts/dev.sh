@@ -171,7 +171,7 @@ run_make_suite() {
     if [ "$t" -gt 0 ]; then total=$((total + t)); fi
     if [ "$total" -eq 0 ] && [ "$f" -eq 0 ]; then f=1; fi   # the runner itself failed
     record "$name" $((total - f)) "$f"
-    [ -f "$ROOT/regression.diffs" ] && [ "$f" -gt 0 ] && cat "$ROOT/regression.diffs"
+    [ -f "$ROOT/test/output/regression.diffs" ] && [ "$f" -gt 0 ] && cat "$ROOT/test/output/regression.diffs"
     [ -f "$ROOT/test/isolation/output/regression.diffs" ] && [ "$f" -gt 0 ] && cat "$ROOT/test/isolation/output/regression.diffs"
     return 0
 }
@@ -202,13 +202,13 @@ run_tap() {
     local out=$SCRATCH/log/tap.out rc=0
     # The TAP clusters run as the cluster owner, in a folder it can write.
     rm -rf "$SCRATCH/tap"
-    mkdir -p "$SCRATCH/tap"
-    cp -r "$ROOT/test/t" "$SCRATCH/tap/t"
-    cp -r "$ROOT/sql/include" "$SCRATCH/tap/include"
+    mkdir -p "$SCRATCH/tap/test/sql"
+    cp -r "$ROOT/test/t" "$SCRATCH/tap/test/t"
+    cp -r "$ROOT/test/sql/include" "$SCRATCH/tap/test/sql/include"
     [ "$(id -u)" = 0 ] && chown -R postgres: "$SCRATCH/tap"
     set +e
     (cd "$SCRATCH/tap" && as_owner env TESTDIR="$SCRATCH/tap" PG_REGRESS="$PGXS_DIR/test/regress/pg_regress" \
-        PGHOST= PGPORT= PGUSER= prove -I "$PGXS_DIR/test/perl" -I t t/*.pl) 2>&1 | tee "$out"
+        PGHOST= PGPORT= PGUSER= prove -I "$PGXS_DIR/test/perl" -I test/t test/t/*.pl) 2>&1 | tee "$out"
     rc=${PIPESTATUS[0]}
     set -e
     record_tap tap "$out" "$rc"

@@ -28,7 +28,7 @@ export PGHOST=$DIR PGPORT=$PORT PGUSER=postgres
 # SQL) take over an hour under valgrind; VALGRIND_SKIP="" runs them too.
 skip=" ${VALGRIND_SKIP-storage_model storage_model_index storage_model_orders fdw_model} "
 tests=()
-for f in "$ROOT"/sql/*.sql; do
+for f in "$ROOT"/test/sql/*.sql; do
     t=$(basename "$f" .sql)
     [[ "$skip" == *" $t "* ]] || tests+=("$t")
 done

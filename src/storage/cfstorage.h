@@ -35,6 +35,16 @@
 #include "catalog/cfcatalog.h"
 #include "marshal/cftype.h"
 
+/*
+ * The storage engine is written against PostgreSQL 15: RelFileNode (16
+ * renamed it), and delta records in generic_xlog.c's private format
+ * (cfinsert.c), which 16 may change.  Refuse to build elsewhere rather
+ * than miscompile or write records another server misreads.
+ */
+#if PG_VERSION_NUM < 150000 || PG_VERSION_NUM >= 160000
+#error "cfstore builds against PostgreSQL 15 only: point PG_CONFIG at PostgreSQL 15's pg_config"
+#endif
+
 /* ---------------------------------------------------------------------
  * Pages
  * ---------------------------------------------------------------------

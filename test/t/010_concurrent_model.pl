@@ -11,8 +11,8 @@
 # the committed writes.  Meanwhile a fifth client runs VACUUM over and over
 # and a sixth reads slices.  Afterwards every row is read whole and
 # backwards, and the index searched for each value, and compared with the
-# model that sql/include/model.sql derives from the record alone (as
-# sql/storage_model.sql does for one session),
+# model that test/sql/include/model.sql derives from the record alone (as
+# test/sql/storage_model.sql does for one session),
 # on the primary and on a streaming standby; verify passes on every column
 # family.  Then the writers start again and the primary crashes under
 # them (immediate stop): after recovery the reads agree with the model of
@@ -22,7 +22,8 @@
 # the order of the record, which is their timestamps' order only within
 # one session.
 #
-# The runner copies sql/include to $TESTDIR/include.
+# TESTDIR is the project folder (make installcheck) or a copy of its
+# test/ folder's layout (scripts/dev.sh).
 use strict;
 use warnings;
 
@@ -30,8 +31,8 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my $model = "$ENV{TESTDIR}/include/model.sql";
--f $model or BAIL_OUT("$model not found: the runner copies sql/include to \$TESTDIR/include");
+my $model = "$ENV{TESTDIR}/test/sql/include/model.sql";
+-f $model or BAIL_OUT("$model not found: TESTDIR must hold test/sql/include");
 
 my $node = PostgreSQL::Test::Cluster->new('concurrent_model');
 $node->init(allows_streaming => 1);

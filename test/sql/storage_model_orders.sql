@@ -1,5 +1,5 @@
 -- Slices under comparators that are not byte order agree with the model
--- (sql/include/model.sql) over rows that span many pages: LongType,
+-- (test/sql/include/model.sql) over rows that span many pages: LongType,
 -- ReversedType(LongType), IntegerType (varints of every length, negative
 -- too) and CompositeType(UTF8Type, LongType), some of whose names are long
 -- enough to be stored out of line.  Random writes with tied and
@@ -9,143 +9,16 @@
 -- names by a byte string built for each comparator (model_ord).
 \set VERBOSITY terse
 SET search_path = public, cfstore;
-\i sql/include/autovacuum_quiet.sql
--- Included by the regression tests that count what VACUUM removes.  VACUUM
--- removes only what no snapshot can need: autovacuum_quiet() waits (up to
--- 30 s) until no autovacuum worker, which may run ANALYZE somewhere at any
--- time, holds an xmin, so that such counts do not depend on its timing.
-CREATE FUNCTION autovacuum_quiet() RETURNS boolean LANGUAGE plpgsql AS $$
-BEGIN
-  FOR i IN 1..600 LOOP
-    PERFORM pg_stat_clear_snapshot();
-    IF NOT EXISTS (SELECT 1 FROM pg_stat_activity
-                    WHERE backend_type = 'autovacuum worker' AND backend_xmin IS NOT NULL) THEN
-      RETURN true;
-    END IF;
-    PERFORM pg_sleep(0.05);
-  END LOOP;
-  RETURN false;
-END $$;
-SELECT cfstore.create_keyspace('Orders');
- create_keyspace 
------------------
- 
-(1 row)
 
+\i test/sql/include/autovacuum_quiet.sql
+SELECT cfstore.create_keyspace('Orders');
 SELECT cfstore.create_column_family('Orders', cf, comparator => cmp, key_validation_class => 'UTF8Type',
          default_validation_class => 'UTF8Type')
   FROM (VALUES ('Lng', 'LongType'), ('Rev', 'ReversedType(LongType)'), ('Int', 'IntegerType'),
                ('Comp', 'CompositeType(UTF8Type, LongType)')) c(cf, cmp);
- create_column_family 
-----------------------
- 
- 
- 
- 
-(4 rows)
 
-\i sql/include/model.sql
--- Included by the tests that compare cfstore's reads with a model of
--- Cassandra's rules (cassandra-semantics.md §4 to §7) derived in SQL from a
--- plain table of the writes alone: storage_model (random writes in one
--- session) and TAP 010 (the same from several sessions at once).
--- What was written: kind is ins, del (a column or subcolumn), scdel, rowdel,
--- add, or cdel, cscdel and crowdel (a counter column, super column or row
--- removed).  A TTL of 1
--- stands for a cell that has expired when the model is read (the tests wait
--- 2 s first); any other TTL for one that has not.  vbytes: the value's
--- bytes where they are not its UTF-8 text (a LongType value's eight).
-CREATE TABLE model_ops (seq bigserial, cf text, key text COLLATE "C", sc text COLLATE "C",
-                        name text COLLATE "C", kind text, value text, ts bigint, ttl integer,
-                        vbytes bytea);
--- A value's bytes reordered so that bytea order is Cassandra's signed byte
--- order (§4: ByteBuffer.compareTo), which decides a tie between live values.
-CREATE FUNCTION model_signed(b bytea) RETURNS bytea LANGUAGE sql IMMUTABLE STRICT AS $$
-  SELECT coalesce(string_agg(set_byte('\x00'::bytea, 0, get_byte(b, i) # 128), ''::bytea ORDER BY i), ''::bytea)
-    FROM generate_series(0, length(b) - 1) i
-$$;
--- The model's live cells (sc is NULL outside Super column families): per
--- column the winning version (§4), kept if it is live and above every
--- tombstone of its row and super column (§5, §6).
-CREATE VIEW model_live AS
-  WITH v AS (
-    SELECT cf, key, sc, name, ts, value, ttl, kind = 'del' OR coalesce(ttl = 1, false) AS dead,
-           coalesce(vbytes, convert_to(value, 'UTF8')) AS bytes,
-           max(ts) OVER (PARTITION BY cf, key, sc, name) AS top
-      FROM model_ops WHERE kind IN ('ins', 'del')),
-  w AS (
-    SELECT DISTINCT ON (cf, key, sc, name) *
-      FROM v WHERE ts = top ORDER BY cf, key, sc, name, dead DESC, model_signed(bytes) DESC),
-  rowdel AS (SELECT cf, key, max(ts) AS ts FROM model_ops WHERE kind = 'rowdel' GROUP BY cf, key),
-  scdel AS (SELECT cf, key, sc, max(ts) AS ts FROM model_ops WHERE kind = 'scdel' GROUP BY cf, key, sc)
-  SELECT w.cf, w.key, w.sc, w.name, w.value, w.ts, w.ttl
-    FROM w
-    LEFT JOIN rowdel r ON r.cf = w.cf AND r.key = w.key
-    LEFT JOIN scdel d ON d.cf = w.cf AND d.key = w.key AND d.sc = w.sc
-   WHERE NOT w.dead AND w.ts > coalesce(r.ts, -1) AND w.ts > coalesce(d.ts, -1);
--- The model's counters (§7): the sum of the increments after the last
--- removal of the column, its super column or its row (in one session, the
--- order of the writes is the order of their server timestamps).
-CREATE VIEW model_counters AS
-  WITH o AS (
-    SELECT cf, key, sc, name, kind, seq, value,
-           max(seq) FILTER (WHERE kind = 'cdel') OVER (PARTITION BY cf, key, sc, name) AS cdel,
-           max(seq) FILTER (WHERE kind = 'cscdel') OVER (PARTITION BY cf, key, sc) AS cscdel,
-           max(seq) FILTER (WHERE kind = 'crowdel') OVER (PARTITION BY cf, key) AS crowdel
-      FROM model_ops WHERE kind IN ('add', 'cdel', 'cscdel', 'crowdel'))
-  SELECT cf, key, sc, name, sum(value::bigint) AS total
-    FROM o
-   WHERE kind = 'add' AND seq > greatest(coalesce(cdel, 0), coalesce(cscdel, 0), coalesce(crowdel, 0))
-   GROUP BY cf, key, sc, name;
--- n writes by op(i) for i from first on (op writes into cfstore and
--- records in model_ops); one in ten inside a subtransaction, half of those
--- rolled back, the record with the write.  Returns the records' count.
-CREATE FUNCTION model_round(op text, first integer, n integer) RETURNS bigint LANGUAGE plpgsql AS $$
-BEGIN
-  FOR i IN first .. first + n - 1 LOOP
-    IF random() < 0.1 THEN
-      BEGIN
-        EXECUTE format('SELECT %I($1)', op) USING i;
-        IF random() < 0.5 THEN
-          RAISE EXCEPTION 'rolled back';
-        END IF;
-      EXCEPTION WHEN raise_exception THEN NULL;
-      END;
-    ELSE
-      EXECUTE format('SELECT %I($1)', op) USING i;
-    END IF;
-  END LOOP;
-  RETURN (SELECT count(*) FROM model_ops);
-END $$;
--- A cell as one line of text, the same for the model and for cfstore.
-CREATE FUNCTION model_line(sc text, name text, value text, ts bigint, ttl integer) RETURNS text
-LANGUAGE sql IMMUTABLE AS $$
-  SELECT coalesce(sc || ':', '') || name || '=' || value || coalesce('@' || ts, '') || coalesce('/' || ttl, '')
-$$;
--- Compare the reads a function returns as (what, key, got, want): how many,
--- how many differ, and for the first three that differ the cells only one
--- side has (or, if they have the same cells, both in their order).
-CREATE FUNCTION model_check(reads_function text, OUT reads bigint, OUT differ bigint,
-                            OUT first_differences text)
-LANGUAGE plpgsql AS $$
-BEGIN
-  EXECUTE format($q$
-    WITH r AS (SELECT what, key, got, want FROM %I())
-    SELECT count(*), count(*) FILTER (WHERE got IS DISTINCT FROM want),
-           (SELECT string_agg(CASE WHEN only_got = '' AND only_want = ''
-                                   THEN format(E'%%s %%s: the same cells in another order\n  got  %%s\n  want %%s',
-                                               what, key, left(got, 400), left(want, 400))
-                                   ELSE format(E'%%s %%s\n  only cfstore: %%s\n  only model:   %%s',
-                                               what, key, left(only_got, 400), left(only_want, 400)) END, E'\n')
-              FROM (SELECT *,
-                           array_to_string(ARRAY(SELECT unnest(string_to_array(got, ' '))
-                                                 EXCEPT ALL SELECT unnest(string_to_array(want, ' '))), ' ') AS only_got,
-                           array_to_string(ARRAY(SELECT unnest(string_to_array(want, ' '))
-                                                 EXCEPT ALL SELECT unnest(string_to_array(got, ' '))), ' ') AS only_want
-                      FROM r WHERE got IS DISTINCT FROM want ORDER BY what, key LIMIT 3) d)
-      FROM r$q$, reads_function)
-    INTO reads, differ, first_differences;
-END $$;
+\i test/sql/include/model.sql
+
 -- A bigint's bytes in an order bytea compares as the numbers.
 CREATE FUNCTION model_ord_long(n bigint) RETURNS bytea LANGUAGE sql IMMUTABLE STRICT AS $$
   SELECT set_byte(int8send(n), 0, get_byte(int8send(n), 0) # 128)
@@ -161,6 +34,7 @@ CREATE FUNCTION model_ord(cf text, name text) RETURNS bytea LANGUAGE sql IMMUTAB
                      || model_ord_long(split_part(name, ':', 2)::bigint)
   END
 $$;
+
 -- A random name of a column family, in its text form.
 CREATE FUNCTION model_name(cf text) RETURNS text LANGUAGE sql AS $$
   SELECT CASE cf
@@ -177,6 +51,7 @@ CREATE FUNCTION model_name(cf text) RETURNS text LANGUAGE sql AS $$
            ELSE (floor(random() * 601) - 300)::int::text END
   END
 $$;
+
 -- One random write into one of the four column families, recorded.
 CREATE FUNCTION model_orders_op(i integer) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
@@ -199,18 +74,9 @@ BEGIN
     INSERT INTO model_ops (cf, key, kind, ts) VALUES (cf, k, 'rowdel', ts);
   END IF;
 END $$;
+
 SELECT setseed(0.23);
- setseed 
----------
- 
-(1 row)
-
 SELECT model_round('model_orders_op', 1, 8000) > 7000 AS recorded;
- recorded 
-----------
- t
-(1 row)
-
 -- two bounds per row, which need not be names there, lo before hi
 CREATE TABLE model_bounds AS
   SELECT cf, key, CASE WHEN model_ord(cf, a) <= model_ord(cf, b) THEN a ELSE b END AS lo,
@@ -219,19 +85,7 @@ CREATE TABLE model_bounds AS
             FROM unnest(ARRAY['Lng', 'Rev', 'Int', 'Comp']) cf, generate_series(0, 4) k) x;
 SELECT cf, min(leaf_pages) > 3 AS several_leaves
   FROM unnest(ARRAY['Lng', 'Rev', 'Int', 'Comp']) cf, LATERAL cfstore.stats('Orders', cf) GROUP BY cf ORDER BY cf;
-  cf  | several_leaves 
-------+----------------
- Comp | t
- Int  | t
- Lng  | t
- Rev  | t
-(4 rows)
-
 SELECT count(*) > 50 AS live_long_names FROM model_live WHERE cf = 'Comp' AND octet_length(name) > 400;
- live_long_names 
------------------
- t
-(1 row)
 
 -- Each read of each row, by cfstore (got) and by the model (want).
 CREATE FUNCTION model_orders_reads() RETURNS TABLE (what text, key text, got text, want text)
@@ -286,49 +140,18 @@ LANGUAGE sql AS $$
              AND m.ord BETWEEN model_ord(b.cf, b.lo) AND model_ord(b.cf, b.hi))::text
     FROM model_bounds b
 $$;
+
 SELECT * FROM model_check('model_orders_reads');
- reads | differ | first_differences 
--------+--------+-------------------
-   120 |      0 | 
-(1 row)
-
 SELECT autovacuum_quiet();
- autovacuum_quiet 
-------------------
- t
-(1 row)
-
 SELECT string_agg(format('%I.%I', n.nspname, c.relname), ', ') AS rels
   FROM unnest(ARRAY['Lng', 'Rev', 'Int', 'Comp']) cf, LATERAL (SELECT cfstore._storage_relation('Orders', cf)::regclass AS r) x
   JOIN pg_class c ON c.oid = x.r JOIN pg_namespace n ON n.oid = c.relnamespace \gset
 VACUUM :rels;
 SELECT * FROM model_check('model_orders_reads');
- reads | differ | first_differences 
--------+--------+-------------------
-   120 |      0 | 
-(1 row)
-
 -- more writes into the compacted rows
 SELECT model_round('model_orders_op', 8001, 4000) > 10000 AS recorded;
- recorded 
-----------
- t
-(1 row)
-
 SELECT * FROM model_check('model_orders_reads');
- reads | differ | first_differences 
--------+--------+-------------------
-   120 |      0 | 
-(1 row)
-
 SELECT cf, cfstore.verify('Orders', cf) FROM unnest(ARRAY['Lng', 'Rev', 'Int', 'Comp']) cf ORDER BY cf;
-  cf  | verify 
-------+--------
- Comp | 
- Int  | 
- Lng  | 
- Rev  | 
-(4 rows)
 
 DROP FUNCTION model_check(text), model_orders_reads(), model_round(text, integer, integer),
   model_orders_op(integer), model_name(text);
@@ -339,8 +162,3 @@ DROP FUNCTION model_ord(text, text), model_ord_long(bigint), model_signed(bytea)
 DROP TABLE model_ops;
 DROP FUNCTION autovacuum_quiet();
 SELECT cfstore.drop_keyspace('Orders');
- drop_keyspace 
----------------
- 
-(1 row)
-

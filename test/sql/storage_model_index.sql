@@ -3,20 +3,20 @@
 -- tied and out-of-order timestamps, column and row tombstones, expired
 -- TTLs, subtransactions committed and rolled back), get_indexed_slices finds exactly
 -- the rows whose live value matches, with all their live columns, as the
--- model (sql/include/model.sql) derives them from the record of the
+-- model (test/sql/include/model.sql) derives them from the record of the
 -- writes; before and after VACUUM, and verify finds an entry for every live
 -- indexed value.
 \set VERBOSITY terse
 SET search_path = public, cfstore;
 
-\i sql/include/autovacuum_quiet.sql
+\i test/sql/include/autovacuum_quiet.sql
 SELECT cfstore.create_keyspace('IdxModel');
 SELECT cfstore.create_column_family('IdxModel', 'Users', comparator => 'UTF8Type',
          key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type',
          column_metadata => '[{"column_name": "state", "validation_class": "UTF8Type", "index_type": "KEYS"},
                               {"column_name": "age", "validation_class": "LongType", "index_type": "KEYS"}]');
 
-\i sql/include/model.sql
+\i test/sql/include/model.sql
 
 -- A state of 3 kB: its index entries have a long key, whose bytes past the
 -- inline limit live in overflow chains, also where it is a separator.

@@ -4,7 +4,7 @@
 \set VERBOSITY terse
 
 -- no autovacuum worker's xmin holds VACUUM back (autovacuum_quiet)
-\i sql/include/autovacuum_quiet.sql
+\i test/sql/include/autovacuum_quiet.sql
 SELECT cfstore.create_keyspace('Unl');
 SELECT cfstore.create_column_family('Unl', 'T', comparator => 'LongType',
          key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type', gc_grace_seconds => 0);

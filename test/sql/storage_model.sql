@@ -14,164 +14,25 @@
 -- of writes, so that later writes meet rows VACUUM has compacted.
 \set VERBOSITY terse
 SET search_path = public, cfstore;
-\i sql/include/autovacuum_quiet.sql
--- Included by the regression tests that count what VACUUM removes.  VACUUM
--- removes only what no snapshot can need: autovacuum_quiet() waits (up to
--- 30 s) until no autovacuum worker, which may run ANALYZE somewhere at any
--- time, holds an xmin, so that such counts do not depend on its timing.
-CREATE FUNCTION autovacuum_quiet() RETURNS boolean LANGUAGE plpgsql AS $$
-BEGIN
-  FOR i IN 1..600 LOOP
-    PERFORM pg_stat_clear_snapshot();
-    IF NOT EXISTS (SELECT 1 FROM pg_stat_activity
-                    WHERE backend_type = 'autovacuum worker' AND backend_xmin IS NOT NULL) THEN
-      RETURN true;
-    END IF;
-    PERFORM pg_sleep(0.05);
-  END LOOP;
-  RETURN false;
-END $$;
-SELECT cfstore.create_keyspace('Model');
- create_keyspace 
------------------
- 
-(1 row)
 
+\i test/sql/include/autovacuum_quiet.sql
+SELECT cfstore.create_keyspace('Model');
 SELECT cfstore.create_column_family('Model', 'Std', comparator => 'UTF8Type',
          key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type');
- create_column_family 
-----------------------
- 
-(1 row)
-
 SELECT cfstore.create_column_family('Model', 'Sup', column_type => 'Super', comparator => 'UTF8Type',
          subcomparator => 'LongType', key_validation_class => 'UTF8Type',
          default_validation_class => 'UTF8Type');
- create_column_family 
-----------------------
- 
-(1 row)
-
 SELECT cfstore.create_column_family('Model', 'Cnt', comparator => 'UTF8Type',
          key_validation_class => 'UTF8Type', default_validation_class => 'CounterColumnType');
- create_column_family 
-----------------------
- 
-(1 row)
-
 SELECT cfstore.create_column_family('Model', 'SCnt', column_type => 'Super', comparator => 'UTF8Type',
          subcomparator => 'UTF8Type', key_validation_class => 'UTF8Type',
          default_validation_class => 'CounterColumnType');
- create_column_family 
-----------------------
- 
-(1 row)
-
 CREATE FOREIGN TABLE model_std (key text COLLATE "C" NOT NULL, column_name text COLLATE "C" NOT NULL,
     value text, writetime bigint, ttl integer)
   SERVER cfstore OPTIONS (keyspace 'Model', column_family 'Std');
-\i sql/include/model.sql
--- Included by the tests that compare cfstore's reads with a model of
--- Cassandra's rules (cassandra-semantics.md §4 to §7) derived in SQL from a
--- plain table of the writes alone: storage_model (random writes in one
--- session) and TAP 010 (the same from several sessions at once).
--- What was written: kind is ins, del (a column or subcolumn), scdel, rowdel,
--- add, or cdel, cscdel and crowdel (a counter column, super column or row
--- removed).  A TTL of 1
--- stands for a cell that has expired when the model is read (the tests wait
--- 2 s first); any other TTL for one that has not.  vbytes: the value's
--- bytes where they are not its UTF-8 text (a LongType value's eight).
-CREATE TABLE model_ops (seq bigserial, cf text, key text COLLATE "C", sc text COLLATE "C",
-                        name text COLLATE "C", kind text, value text, ts bigint, ttl integer,
-                        vbytes bytea);
--- A value's bytes reordered so that bytea order is Cassandra's signed byte
--- order (§4: ByteBuffer.compareTo), which decides a tie between live values.
-CREATE FUNCTION model_signed(b bytea) RETURNS bytea LANGUAGE sql IMMUTABLE STRICT AS $$
-  SELECT coalesce(string_agg(set_byte('\x00'::bytea, 0, get_byte(b, i) # 128), ''::bytea ORDER BY i), ''::bytea)
-    FROM generate_series(0, length(b) - 1) i
-$$;
--- The model's live cells (sc is NULL outside Super column families): per
--- column the winning version (§4), kept if it is live and above every
--- tombstone of its row and super column (§5, §6).
-CREATE VIEW model_live AS
-  WITH v AS (
-    SELECT cf, key, sc, name, ts, value, ttl, kind = 'del' OR coalesce(ttl = 1, false) AS dead,
-           coalesce(vbytes, convert_to(value, 'UTF8')) AS bytes,
-           max(ts) OVER (PARTITION BY cf, key, sc, name) AS top
-      FROM model_ops WHERE kind IN ('ins', 'del')),
-  w AS (
-    SELECT DISTINCT ON (cf, key, sc, name) *
-      FROM v WHERE ts = top ORDER BY cf, key, sc, name, dead DESC, model_signed(bytes) DESC),
-  rowdel AS (SELECT cf, key, max(ts) AS ts FROM model_ops WHERE kind = 'rowdel' GROUP BY cf, key),
-  scdel AS (SELECT cf, key, sc, max(ts) AS ts FROM model_ops WHERE kind = 'scdel' GROUP BY cf, key, sc)
-  SELECT w.cf, w.key, w.sc, w.name, w.value, w.ts, w.ttl
-    FROM w
-    LEFT JOIN rowdel r ON r.cf = w.cf AND r.key = w.key
-    LEFT JOIN scdel d ON d.cf = w.cf AND d.key = w.key AND d.sc = w.sc
-   WHERE NOT w.dead AND w.ts > coalesce(r.ts, -1) AND w.ts > coalesce(d.ts, -1);
--- The model's counters (§7): the sum of the increments after the last
--- removal of the column, its super column or its row (in one session, the
--- order of the writes is the order of their server timestamps).
-CREATE VIEW model_counters AS
-  WITH o AS (
-    SELECT cf, key, sc, name, kind, seq, value,
-           max(seq) FILTER (WHERE kind = 'cdel') OVER (PARTITION BY cf, key, sc, name) AS cdel,
-           max(seq) FILTER (WHERE kind = 'cscdel') OVER (PARTITION BY cf, key, sc) AS cscdel,
-           max(seq) FILTER (WHERE kind = 'crowdel') OVER (PARTITION BY cf, key) AS crowdel
-      FROM model_ops WHERE kind IN ('add', 'cdel', 'cscdel', 'crowdel'))
-  SELECT cf, key, sc, name, sum(value::bigint) AS total
-    FROM o
-   WHERE kind = 'add' AND seq > greatest(coalesce(cdel, 0), coalesce(cscdel, 0), coalesce(crowdel, 0))
-   GROUP BY cf, key, sc, name;
--- n writes by op(i) for i from first on (op writes into cfstore and
--- records in model_ops); one in ten inside a subtransaction, half of those
--- rolled back, the record with the write.  Returns the records' count.
-CREATE FUNCTION model_round(op text, first integer, n integer) RETURNS bigint LANGUAGE plpgsql AS $$
-BEGIN
-  FOR i IN first .. first + n - 1 LOOP
-    IF random() < 0.1 THEN
-      BEGIN
-        EXECUTE format('SELECT %I($1)', op) USING i;
-        IF random() < 0.5 THEN
-          RAISE EXCEPTION 'rolled back';
-        END IF;
-      EXCEPTION WHEN raise_exception THEN NULL;
-      END;
-    ELSE
-      EXECUTE format('SELECT %I($1)', op) USING i;
-    END IF;
-  END LOOP;
-  RETURN (SELECT count(*) FROM model_ops);
-END $$;
--- A cell as one line of text, the same for the model and for cfstore.
-CREATE FUNCTION model_line(sc text, name text, value text, ts bigint, ttl integer) RETURNS text
-LANGUAGE sql IMMUTABLE AS $$
-  SELECT coalesce(sc || ':', '') || name || '=' || value || coalesce('@' || ts, '') || coalesce('/' || ttl, '')
-$$;
--- Compare the reads a function returns as (what, key, got, want): how many,
--- how many differ, and for the first three that differ the cells only one
--- side has (or, if they have the same cells, both in their order).
-CREATE FUNCTION model_check(reads_function text, OUT reads bigint, OUT differ bigint,
-                            OUT first_differences text)
-LANGUAGE plpgsql AS $$
-BEGIN
-  EXECUTE format($q$
-    WITH r AS (SELECT what, key, got, want FROM %I())
-    SELECT count(*), count(*) FILTER (WHERE got IS DISTINCT FROM want),
-           (SELECT string_agg(CASE WHEN only_got = '' AND only_want = ''
-                                   THEN format(E'%%s %%s: the same cells in another order\n  got  %%s\n  want %%s',
-                                               what, key, left(got, 400), left(want, 400))
-                                   ELSE format(E'%%s %%s\n  only cfstore: %%s\n  only model:   %%s',
-                                               what, key, left(only_got, 400), left(only_want, 400)) END, E'\n')
-              FROM (SELECT *,
-                           array_to_string(ARRAY(SELECT unnest(string_to_array(got, ' '))
-                                                 EXCEPT ALL SELECT unnest(string_to_array(want, ' '))), ' ') AS only_got,
-                           array_to_string(ARRAY(SELECT unnest(string_to_array(want, ' '))
-                                                 EXCEPT ALL SELECT unnest(string_to_array(got, ' '))), ' ') AS only_want
-                      FROM r WHERE got IS DISTINCT FROM want ORDER BY what, key LIMIT 3) d)
-      FROM r$q$, reads_function)
-    INTO reads, differ, first_differences;
-END $$;
+
+\i test/sql/include/model.sql
+
 -- A value: its first character decides most ties (é and ü sort below a
 -- under signed bytes), the op number makes it unique.  One in thirty is
 -- 3 to 6 kB of md5 text, stored out of line in an overflow chain.
@@ -182,11 +43,13 @@ CREATE FUNCTION model_value(i integer) RETURNS text LANGUAGE sql AS $$
               (SELECT string_agg(md5(i::text || g), '') FROM generate_series(1, 100 + floor(random() * 100)::int) g)
             ELSE '' END
 $$;
+
 -- A TTL: mostly none, some 1 s (expired at every check: each round sleeps
 -- 2 s first), some too long to expire during the test.
 CREATE FUNCTION model_ttl() RETURNS integer LANGUAGE sql AS $$
   SELECT CASE WHEN r < 0.10 THEN 1 WHEN r < 0.15 THEN 100000 END FROM (SELECT random() AS r) x
 $$;
+
 -- One random write, applied to cfstore and recorded.
 CREATE FUNCTION model_op(i integer) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
@@ -302,6 +165,7 @@ BEGIN
     END IF;
   END IF;
 END $$;
+
 -- Each read of each row by cfstore (got) and by the model (want).
 CREATE FUNCTION model_reads() RETURNS TABLE (what text, key text, got text, want text)
 LANGUAGE sql AS $$
@@ -497,45 +361,14 @@ LANGUAGE sql AS $$
          (SELECT count(*) FROM std s WHERE s.key = m.key AND s.name >= 'c050')::text
     FROM cfstore.multiget_count('Model', 'Std', ARRAY(SELECT key FROM keys), start => 'c050') m
 $$;
+
 -- the model itself has something to say: rows of live cells spanning pages,
 -- every kind of write, every rule met
 SELECT setseed(0.17);
- setseed 
----------
- 
-(1 row)
-
 SELECT model_round('model_op', 1, 6000) > 5000 AS recorded;
- recorded 
-----------
- t
-(1 row)
-
 SELECT pg_sleep(2.1);
- pg_sleep 
-----------
- 
-(1 row)
-
 SELECT leaf_pages > 20 AS rows_span_pages FROM cfstore.stats('Model', 'Std');
- rows_span_pages 
------------------
- t
-(1 row)
-
 SELECT kind, count(*) >= 10 AS ten_or_more FROM model_ops GROUP BY kind ORDER BY kind;
-  kind   | ten_or_more 
----------+-------------
- add     | t
- cdel    | t
- crowdel | t
- cscdel  | t
- del     | t
- ins     | t
- rowdel  | t
- scdel   | t
-(8 rows)
-
 SELECT (SELECT count(*) FROM model_live WHERE cf = 'Std') > 800 AS std_live,
        (SELECT count(*) FROM model_live WHERE cf = 'Sup') > 400 AS sup_live,
        (SELECT count(*) FROM model_counters) > 80 AS counters,
@@ -547,119 +380,38 @@ SELECT (SELECT count(*) FROM model_live WHERE cf = 'Std') > 800 AS std_live,
                                   AND count(*) FILTER (WHERE kind = 'ins') > 0) t) > 20 AS tombstone_ties,
        (SELECT count(*) FROM (SELECT 1 FROM model_ops WHERE kind = 'ins' GROUP BY cf, key, sc, name, ts
                                HAVING count(*) > 1) t) > 20 AS value_ties;
- std_live | sup_live | counters | live_ttl_cells | live_long_values | tombstone_ties | value_ties 
-----------+----------+----------+----------------+------------------+----------------+------------
- t        | t        | t        | t              | t                | t              | t
-(1 row)
 
 -- round 1: as written, then after VACUUM
 SELECT * FROM model_check('model_reads');
- reads | differ | first_differences 
--------+--------+-------------------
-   463 |      0 | 
-(1 row)
-
 SELECT autovacuum_quiet();
- autovacuum_quiet 
-------------------
- t
-(1 row)
-
 SELECT cfstore._storage_relation('Model', 'Std') AS std_rel \gset
 SELECT cfstore._storage_relation('Model', 'Sup') AS sup_rel \gset
 SELECT cfstore._storage_relation('Model', 'Cnt') AS cnt_rel \gset
 SELECT cfstore._storage_relation('Model', 'SCnt') AS scnt_rel \gset
 VACUUM :std_rel, :sup_rel, :cnt_rel, :scnt_rel;
 SELECT * FROM model_check('model_reads');
- reads | differ | first_differences 
--------+--------+-------------------
-   463 |      0 | 
-(1 row)
-
 SELECT cfstore.verify('Model', 'Std'), cfstore.verify('Model', 'Sup'), cfstore.verify('Model', 'Cnt'),
        cfstore.verify('Model', 'SCnt');
- verify | verify | verify | verify 
---------+--------+--------+--------
-        |        |        | 
-(1 row)
 
 -- round 2: more writes into compacted rows
 SELECT model_round('model_op', 6001, 6000) > 10000 AS recorded;
- recorded 
-----------
- t
-(1 row)
-
 SELECT pg_sleep(2.1);
- pg_sleep 
-----------
- 
-(1 row)
-
 SELECT * FROM model_check('model_reads');
- reads | differ | first_differences 
--------+--------+-------------------
-   463 |      0 | 
-(1 row)
-
 SELECT autovacuum_quiet();
- autovacuum_quiet 
-------------------
- t
-(1 row)
-
 VACUUM :std_rel, :sup_rel, :cnt_rel, :scnt_rel;
 SELECT * FROM model_check('model_reads');
- reads | differ | first_differences 
--------+--------+-------------------
-   463 |      0 | 
-(1 row)
-
 SELECT cfstore.verify('Model', 'Std'), cfstore.verify('Model', 'Sup'), cfstore.verify('Model', 'Cnt'),
        cfstore.verify('Model', 'SCnt');
- verify | verify | verify | verify 
---------+--------+--------+--------
-        |        |        | 
-(1 row)
 
 -- round 3: and again, then VACUUM FREEZE
 SELECT model_round('model_op', 12001, 6000) > 15000 AS recorded;
- recorded 
-----------
- t
-(1 row)
-
 SELECT pg_sleep(2.1);
- pg_sleep 
-----------
- 
-(1 row)
-
 SELECT * FROM model_check('model_reads');
- reads | differ | first_differences 
--------+--------+-------------------
-   463 |      0 | 
-(1 row)
-
 SELECT autovacuum_quiet();
- autovacuum_quiet 
-------------------
- t
-(1 row)
-
 VACUUM (FREEZE) :std_rel, :sup_rel, :cnt_rel, :scnt_rel;
 SELECT * FROM model_check('model_reads');
- reads | differ | first_differences 
--------+--------+-------------------
-   463 |      0 | 
-(1 row)
-
 SELECT cfstore.verify('Model', 'Std'), cfstore.verify('Model', 'Sup'), cfstore.verify('Model', 'Cnt'),
        cfstore.verify('Model', 'SCnt');
- verify | verify | verify | verify 
---------+--------+--------+--------
-        |        |        | 
-(1 row)
 
 DROP FOREIGN TABLE model_std;
 DROP FUNCTION model_check(text), model_reads(), model_line(text, text, text, bigint, integer),
@@ -669,8 +421,3 @@ DROP FUNCTION model_signed(bytea);
 DROP TABLE model_ops;
 DROP FUNCTION autovacuum_quiet();
 SELECT cfstore.drop_keyspace('Model');
- drop_keyspace 
----------------
- 
-(1 row)
-

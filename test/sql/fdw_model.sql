@@ -1,5 +1,5 @@
 -- Writes through a cfstore foreign table agree with the model
--- (sql/include/model.sql): thousands of random INSERTs (single rows and
+-- (test/sql/include/model.sql): thousands of random INSERTs (single rows and
 -- INSERT ... SELECT batches, with TTLs), UPDATEs of value and writetime,
 -- UPDATEs that move a cell to another name or row, and DELETEs of a cell,
 -- of a name range and of a whole row, each recorded from what it RETURNs
@@ -11,7 +11,7 @@
 \set VERBOSITY terse
 SET search_path = public, cfstore;
 
-\i sql/include/autovacuum_quiet.sql
+\i test/sql/include/autovacuum_quiet.sql
 SELECT cfstore.create_keyspace('FdwModel');
 SELECT cfstore.create_column_family('FdwModel', 'Std', comparator => 'UTF8Type',
          key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type');
@@ -20,7 +20,7 @@ CREATE FOREIGN TABLE fdw_model.std (key text COLLATE "C", column_name text COLLA
     writetime bigint, ttl integer)
   SERVER cfstore OPTIONS (keyspace 'FdwModel', column_family 'Std');
 
-\i sql/include/model.sql
+\i test/sql/include/model.sql
 
 -- One random write through the foreign table, recorded from what it returns.
 CREATE FUNCTION fdw_model_op(i integer) RETURNS void LANGUAGE plpgsql AS $$

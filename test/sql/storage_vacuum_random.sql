@@ -7,7 +7,7 @@
 \set VERBOSITY terse
 
 -- VACUUM removes only what no snapshot can need (autovacuum_quiet)
-\i sql/include/autovacuum_quiet.sql
+\i test/sql/include/autovacuum_quiet.sql
 SELECT cfstore.create_keyspace('VacRnd');
 SELECT cfstore.create_column_family('VacRnd', 'Std', comparator => 'UTF8Type',
          key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type', gc_grace_seconds => 0);
