@@ -34,6 +34,7 @@ OBJS = \
 	src/api/cfrange.o \
 	src/api/cfindexed.o \
 	src/api/cfscan.o \
+	src/api/cfinspect.o \
 	src/fdw/cffdw.o \
 	src/fdw/cffdw_plan.o \
 	src/fdw/cffdw_scan.o \

@@ -27,19 +27,6 @@
 #include "api/cfapi.h"
 #include "api/cfargs.h"
 
-/* Raise an invalid-request error (Cassandra's InvalidRequestException). */
-void
-cfInvalidRequest(const char *fmt,...)
-{
-	char		buf[1024];
-	va_list		ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("%s", buf)));
-}
-
 /* Whether argument argno is NULL. */
 bool
 cfArgIsNull(FunctionCallInfo fcinfo, int argno)

@@ -17,6 +17,7 @@
 
 #include "catalog/cfcatalog.h"
 #include "storage/cfstorage.h"
+#include "storage/cfwrite.h"
 
 /* A column family opened for an API call. */
 typedef struct CfTarget
@@ -33,7 +34,6 @@ extern void cfTargetClose(CfTarget *t);
 extern bool cfArgIsNull(FunctionCallInfo fcinfo, int argno);
 extern bytea *cfArgBytes(FunctionCallInfo fcinfo, int argno, const CfType *type, const char *slot);
 extern bytea *cfArgBound(FunctionCallInfo fcinfo, int argno, const CfType *type, const char *slot);
-extern void cfInvalidRequest(const char *fmt,...) pg_attribute_printf(1, 2);
 extern void cfPermissionDenied(const CfColumnFamily *cf, AclMode mode) pg_attribute_noreturn();
 extern void cfEmitCells(FunctionCallInfo fcinfo, const CfColumnFamily *cf, CfSliceState *slice);
 extern void cfEmitCell(FunctionCallInfo fcinfo, const CfColumnFamily *cf, const CfOutCell *c);
@@ -65,8 +65,6 @@ typedef struct CfRowsOut
 extern bool cfRowEmitted(CfRowsOut *out, int64 n);
 extern bool cfEmitRow(CfRowsOut *out, bytea *key);
 extern int64 cfCountSlice(CfTarget *t, const CfSliceSpec *spec);
-extern void cfForEachRowKey(Relation rel, const bytea *start_key, bool (*fn) (bytea *key, void *arg),
-							void *arg);
 
 /* The columns of cfstore.cell: key, super_column, column_name, value, writetime, ttl. */
 #define CF_CELL_NATTS 6

@@ -36,9 +36,6 @@ PG_FUNCTION_INFO_V1(cfstore_get_range_slices);
 #define ARG_COUNT 8
 #define ARG_SUPER_COLUMN 9
 
-/* The most row keys looked up at once (those of one leaf page). */
-#define CF_RANGE_BATCH 64
-
 /* Compare two encoded row keys in storage order. */
 static int
 key_compare(const bytea *a, const bytea *b)
@@ -58,34 +55,6 @@ check_key_range(const bytea *start_key, const bytea *end_key, int32 key_count)
 		cfInvalidRequest("start key must sort before (or equal to) finish key in your partitioner!");
 	if (key_count <= 0)
 		cfInvalidRequest("maxRows must be positive");
-}
-
-/*
- * Call fn on every stored row key from start_key on (NULL: the first), in
- * storage order, until it returns true.  Keys are looked up a leaf page at
- * a time; each is valid during its call.
- */
-void
-cfForEachRowKey(Relation rel, const bytea *start_key, bool (*fn) (bytea *key, void *arg), void *arg)
-{
-	bytea	   *keys[CF_RANGE_BATCH];
-	int			nkeys = cfNextRowKeys(rel, start_key, true, keys, CF_RANGE_BATCH);
-
-	while (nkeys > 0)
-	{
-		bytea	   *last = keys[nkeys - 1];
-
-		for (int i = 0; i < nkeys; i++)
-		{
-			if (fn(keys[i], arg))
-				return;
-			CHECK_FOR_INTERRUPTS();
-		}
-		for (int i = 0; i < nkeys - 1; i++)
-			pfree(keys[i]);
-		nkeys = cfNextRowKeys(rel, last, false, keys, CF_RANGE_BATCH);
-		pfree(last);
-	}
 }
 
 /* A range being read: the rows returned, and where the range ends. */

@@ -2100,3 +2100,34 @@ cfSamplePage(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy, int
 	*n = sm.n;
 	return sm.cells;
 }
+
+/* The most row keys cfForEachRowKey looks up at once (those of one leaf page). */
+#define CF_ROW_KEY_BATCH 64
+
+/*
+ * Call fn on every stored row key from start_key on (NULL: the first), in
+ * storage order, until it returns true.  Keys are looked up a leaf page at
+ * a time; each is valid during its call.
+ */
+void
+cfForEachRowKey(Relation rel, const bytea *start_key, bool (*fn) (bytea *key, void *arg), void *arg)
+{
+	bytea	   *keys[CF_ROW_KEY_BATCH];
+	int			nkeys = cfNextRowKeys(rel, start_key, true, keys, CF_ROW_KEY_BATCH);
+
+	while (nkeys > 0)
+	{
+		bytea	   *last = keys[nkeys - 1];
+
+		for (int i = 0; i < nkeys; i++)
+		{
+			if (fn(keys[i], arg))
+				return;
+			CHECK_FOR_INTERRUPTS();
+		}
+		for (int i = 0; i < nkeys - 1; i++)
+			pfree(keys[i]);
+		nkeys = cfNextRowKeys(rel, last, false, keys, CF_ROW_KEY_BATCH);
+		pfree(last);
+	}
+}

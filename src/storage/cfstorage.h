@@ -501,7 +501,23 @@ extern bool cfSliceNext(CfSliceState *state, CfOutCell *out);
 extern void cfSliceEnd(CfSliceState *state);
 
 /* The next row keys at or after (or after) a key (multi-row reads). */
+/* Checking and measuring a storage relation (cfverify.c) */
+typedef struct CfStorageStats
+{
+	int64		pages;			/* blocks of the relation */
+	int			height;
+	int64		leaf_pages;
+	int64		versions;		/* cell versions in the tree */
+	int64		live_cells;
+	int64		tombstones;
+} CfStorageStats;
+
+extern void cfVerifyTree(Relation rel);
+extern void cfStorageStats(Relation rel, CfStorageStats *out);
+
 extern int	cfNextRowKeys(Relation rel, const bytea *from, bool inclusive, bytea **keys, int max);
+extern void cfForEachRowKey(Relation rel, const bytea *start_key, bool (*fn) (bytea *key, void *arg),
+							void *arg);
 
 /* A whole-relation scan (SQL SELECT on the storage relation). */
 typedef struct CfScanState CfScanState;

@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * cfverify.c
- *	  cfstore.verify and cfstore.stats: checking and measuring a storage
- *	  relation.
+ *	  Checking and measuring a storage relation: what cfstore.verify and
+ *	  cfstore.stats (src/api/cfinspect.c) report.
  *
  * verify walks every level of the tree left to right through the right-
  * links and checks: page identity and level, key order within and across
@@ -38,26 +38,19 @@
  */
 #include "postgres.h"
 
-#include <math.h>
-
 #include "access/table.h"
 #include "access/xlog.h"
 #include "fmgr.h"
-#include "funcapi.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
-#include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 
-#include "api/cfapi.h"
 #include "storage/cfstorage.h"
 #include "storage/cfwrite.h"
 
-PG_FUNCTION_INFO_V1(cfstore_verify);
-PG_FUNCTION_INFO_V1(cfstore_stats);
 
 /* Raise a corruption error about a block. */
 static void
@@ -463,8 +456,8 @@ check_walk(Relation rel, bool exact)
  * write in progress may explain, another with them kept out (see
  * "Writers" above).
  */
-static void
-check_tree(Relation rel)
+void
+cfVerifyTree(Relation rel)
 {
 	if (!check_walk(rel, false))
 		return;
@@ -474,64 +467,29 @@ check_tree(Relation rel)
 }
 
 /*
- * cfstore.verify(keyspace, column_family): raise if the storage is
- * inconsistent: the column family's tree, its indexes' trees, and an entry
- * in its indexes for every live indexed value.
+ * The size and shape of a storage relation: a walk of its tree beside the
+ * writers (not exact), and a count of the live cells a scan returns.
  */
-Datum
-cfstore_verify(PG_FUNCTION_ARGS)
+void
+cfStorageStats(Relation rel, CfStorageStats *out)
 {
-	CfTarget	t;
-
-	cfTargetOpen(&t, fcinfo, ACL_SELECT);
-	check_tree(t.rel);
-	if (t.cf->nindexes > 0)
-		cfIndexVerify(t.rel, t.cf, check_tree);
-	cfTargetClose(&t);
-	PG_RETURN_VOID();
-}
-
-/*
- * cfstore.stats(keyspace, column_family): pages, height, leaf pages, cell
- * versions, live cells, tombstones, bytes per live cell.
- */
-Datum
-cfstore_stats(PG_FUNCTION_ARGS)
-{
-	CfTarget	t;
 	CfTreeStats st;
-	TupleDesc	desc;
-	Datum		values[7];
-	bool		nulls[7] = {false, false, false, false, false, false, false};
-	int64		live = 0;
-	uint64		bytes;
 
-	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
-	cfTargetOpen(&t, fcinfo, ACL_SELECT);
-	verify_tree(t.rel, &st, false);
+	verify_tree(rel, &st, false);
 	cfBlockSetFree(&st.reached);
+	memset(out, 0, sizeof(*out));
+	out->height = st.height;
+	out->leaf_pages = st.leaf_pages;
+	out->versions = st.versions;
+	out->tombstones = st.tombstones;
 	if (st.pages > 0)
 	{
-		CfScanState *scan = cfScanBegin(t.rel, GetActiveSnapshot());
+		CfScanState *scan = cfScanBegin(rel, GetActiveSnapshot());
 		CfOutCell	c;
 
 		while (cfScanNext(scan, &c))
-			live++;
+			out->live_cells++;
 		cfScanEnd(scan);
 	}
-	bytes = (uint64) RelationGetNumberOfBlocks(t.rel) * BLCKSZ;
-	cfTargetClose(&t);
-
-	values[0] = Int64GetDatum((int64) (bytes / BLCKSZ));
-	values[1] = Int32GetDatum(st.height);
-	values[2] = Int64GetDatum(st.leaf_pages);
-	values[3] = Int64GetDatum(st.versions);
-	values[4] = Int64GetDatum(live);
-	values[5] = Int64GetDatum(st.tombstones);
-	if (live > 0)
-		values[6] = DirectFunctionCall1(float8_numeric, Float8GetDatum(round((double) bytes / live * 10) / 10));
-	else
-		nulls[6] = true;
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+	out->pages = RelationGetNumberOfBlocks(rel);
 }

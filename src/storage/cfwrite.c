@@ -14,6 +14,7 @@
 #include "postgres.h"
 
 #include "access/xact.h"
+#include "lib/stringinfo.h"
 #include "datatype/timestamp.h"
 #include "pgstat.h"
 #include "utils/timestamp.h"
@@ -46,11 +47,30 @@ counter_timestamp(void)
 	return last;
 }
 
-/* Raise an invalid-request error with Cassandra's text. */
-static void
-invalid_request(const char *msg)
+/*
+ * Raise an invalid-request error: Cassandra's InvalidRequestException,
+ * SQLSTATE 22023, with the message formatted in full however long.
+ */
+void
+cfInvalidRequest(const char *fmt,...)
 {
-	ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("%s", msg)));
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	for (;;)
+	{
+		va_list		ap;
+		int			needed;
+
+		va_start(ap, fmt);
+		needed = appendStringInfoVA(&buf, fmt, ap);
+		va_end(ap);
+		if (needed == 0)
+			break;
+		enlargeStringInfo(&buf, needed);
+	}
+	ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("%s", buf.data)));
+	pg_unreachable();
 }
 
 /* Validate a row key (§1, §11). */
@@ -60,12 +80,12 @@ cfValidateKey(const CfColumnFamily *cf, const uint8 *key, int len)
 	char	   *msg;
 
 	if (len == 0)
-		invalid_request("Key may not be empty");
+		cfInvalidRequest("Key may not be empty");
 	if (len > CF_MAX_NAME)
-		invalid_request(psprintf("Key length of %d is longer than maximum of 65535", len));
+		cfInvalidRequest("Key length of %d is longer than maximum of 65535", len);
 	msg = cfTypeValidateMessage(cf->key_validator, key, len);
 	if (msg)
-		invalid_request(msg);
+		cfInvalidRequest("%s", msg);
 }
 
 /* Validate a column or super column name under its comparator (§1, §3). */
@@ -75,13 +95,13 @@ cfValidateName(const CfType *type, const uint8 *name, int len, bool super)
 	char	   *msg;
 
 	if (len == 0)
-		invalid_request(super ? "supercolumn name must not be empty" : "column name must not be empty");
+		cfInvalidRequest("%s", super ? "supercolumn name must not be empty" : "column name must not be empty");
 	if (len > CF_MAX_NAME)
-		invalid_request(super ? "supercolumn name length must not be greater than 65535"
+		cfInvalidRequest("%s", super ? "supercolumn name length must not be greater than 65535"
 						: "column name length must not be greater than 65535");
 	msg = cfTypeValidateMessage(type, name, len);
 	if (msg)
-		invalid_request(msg);
+		cfInvalidRequest("%s", msg);
 }
 
 /* A name as Cassandra's comparator.getString renders it in messages. */
@@ -119,17 +139,17 @@ cfWriteCell(Relation rel, const CfWrite *w)
 	/* shape and names */
 	cfValidateKey(cf, w->key, w->keylen);
 	if (cf->is_super && !w->has_sc && !(w->kind == CF_WRITE_TOMBSTONE && w->namelen == 0))
-		invalid_request(psprintf("missing mandatory super column name for super CF %s", cf->name));
+		cfInvalidRequest("missing mandatory super column name for super CF %s", cf->name);
 	if (!cf->is_super && w->has_sc)
-		invalid_request(psprintf("supercolumn may not be specified for standard CF %s", cf->name));
+		cfInvalidRequest("supercolumn may not be specified for standard CF %s", cf->name);
 	if (w->has_sc)
 		cfValidateName(cf->comparator, w->sc, w->sclen, true);
 	if (w->kind != CF_WRITE_TOMBSTONE || w->namelen > 0)
 		cfValidateName(namecmp, w->name, w->namelen, false);
 	if (w->kind == CF_WRITE_COLUMN && cf->is_counter)
-		invalid_request(psprintf("invalid operation for commutative columnfamily %s", cf->name));
+		cfInvalidRequest("invalid operation for commutative columnfamily %s", cf->name);
 	if (w->kind == CF_WRITE_COUNTER && !cf->is_counter)
-		invalid_request(psprintf("invalid operation for non commutative columnfamily %s", cf->name));
+		cfInvalidRequest("invalid operation for non commutative columnfamily %s", cf->name);
 
 	memset(&cell, 0, sizeof(cell));
 	cell.name = w->name;
@@ -147,13 +167,13 @@ cfWriteCell(Relation rel, const CfWrite *w)
 					: w->exact_ttl ? 0 : cf->default_time_to_live;
 
 				if (msg)
-					invalid_request(psprintf("(%s) [%s][%s][%s] failed validation", msg,
-											 cf->keyspace, cf->name,
-											 name_for_message(namecmp, w->name, w->namelen)));
+					cfInvalidRequest("(%s) [%s][%s][%s] failed validation", msg,
+									 cf->keyspace, cf->name,
+									 name_for_message(namecmp, w->name, w->namelen));
 				if (w->has_ttl && w->ttl <= 0)
-					invalid_request("ttl must be positive");
+					cfInvalidRequest("ttl must be positive");
 				if (ttl > CF_MAX_TTL)
-					invalid_request(psprintf("ttl is too large. requested (%d) maximum (%d)", ttl, CF_MAX_TTL));
+					cfInvalidRequest("ttl is too large. requested (%d) maximum (%d)", ttl, CF_MAX_TTL);
 				cell.value = w->value;
 				cell.valuelen = w->valuelen;
 				cell.writetime = w->has_writetime ? w->writetime : now_us;
@@ -167,7 +187,7 @@ cfWriteCell(Relation rel, const CfWrite *w)
 			}
 		case CF_WRITE_COUNTER:
 			if (w->valuelen != 8)
-				invalid_request(psprintf("Expected 8 or 0 byte long (%d)", w->valuelen));
+				cfInvalidRequest("Expected 8 or 0 byte long (%d)", w->valuelen);
 			cell.flags |= CF_CELL_COUNTER;
 			cell.value = w->value;
 			cell.valuelen = 8;

@@ -48,6 +48,7 @@ typedef struct CfWrite
 	CommandId	cid;
 } CfWrite;
 
+extern void cfInvalidRequest(const char *fmt,...) pg_attribute_printf(1, 2) pg_attribute_noreturn();
 extern void cfWriteCell(Relation rel, const CfWrite *w);
 extern void cfValidateKey(const CfColumnFamily *cf, const uint8 *key, int len);
 extern void cfValidateName(const CfType *type, const uint8 *name, int len, bool super);

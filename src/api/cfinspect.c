@@ -1,0 +1,74 @@
+/*-------------------------------------------------------------------------
+ *
+ * cfinspect.c
+ *	  cfstore.verify and cfstore.stats: the SQL entry points of checking
+ *	  and measuring a column family's storage (src/storage/cfverify.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+
+#include "api/cfapi.h"
+
+PG_FUNCTION_INFO_V1(cfstore_verify);
+PG_FUNCTION_INFO_V1(cfstore_stats);
+
+/*
+ * cfstore.verify(keyspace, column_family): raise if the storage is
+ * inconsistent: the column family's tree, its indexes' trees, and an entry
+ * in its indexes for every live indexed value.
+ */
+Datum
+cfstore_verify(PG_FUNCTION_ARGS)
+{
+	CfTarget	t;
+
+	cfTargetOpen(&t, fcinfo, ACL_SELECT);
+	cfVerifyTree(t.rel);
+	if (t.cf->nindexes > 0)
+		cfIndexVerify(t.rel, t.cf, cfVerifyTree);
+	cfTargetClose(&t);
+	PG_RETURN_VOID();
+}
+
+/*
+ * cfstore.stats(keyspace, column_family): pages, height, leaf pages, cell
+ * versions, live cells, tombstones, bytes per live cell.
+ */
+Datum
+cfstore_stats(PG_FUNCTION_ARGS)
+{
+	CfTarget	t;
+	CfStorageStats st;
+	TupleDesc	desc;
+	Datum		values[7];
+	bool		nulls[7] = {false, false, false, false, false, false, false};
+	uint64		bytes;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	cfTargetOpen(&t, fcinfo, ACL_SELECT);
+	cfStorageStats(t.rel, &st);
+	cfTargetClose(&t);
+	bytes = (uint64) st.pages * BLCKSZ;
+
+	values[0] = Int64GetDatum(st.pages);
+	values[1] = Int32GetDatum(st.height);
+	values[2] = Int64GetDatum(st.leaf_pages);
+	values[3] = Int64GetDatum(st.versions);
+	values[4] = Int64GetDatum(st.live_cells);
+	values[5] = Int64GetDatum(st.tombstones);
+	if (st.live_cells > 0)
+		values[6] = DirectFunctionCall1(float8_numeric,
+										Float8GetDatum(round((double) bytes / st.live_cells * 10) / 10));
+	else
+		nulls[6] = true;
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+}
