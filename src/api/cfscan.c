@@ -318,7 +318,7 @@ slice_plan(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, List *tlis
 
 	(void) custom_plans;
 	if (call == NULL)
-		elog(ERROR, "cfstore: the slice scan lost its get_slice call");
+		elog(ERROR, "the slice scan lost its get_slice call");
 	foreach(lc, tlist)
 		scan_tlist = tlist_add_var(scan_tlist, (Var *) ((TargetEntry *) lfirst(lc))->expr);
 	foreach(lc, pull_var_clause((Node *) quals, PVC_INCLUDE_PLACEHOLDERS))
@@ -476,7 +476,7 @@ slice_join_plan(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, List 
 
 	(void) clauses;
 	if (call == NULL)
-		elog(ERROR, "cfstore: the slice join lost its get_slice call");
+		elog(ERROR, "the slice join lost its get_slice call");
 	foreach(lc, tlist)
 		scan_tlist = tlist_add_var(scan_tlist, (Var *) ((TargetEntry *) lfirst(lc))->expr);
 	/* what the join carries up, should the plan above replace the target list */
@@ -490,13 +490,13 @@ slice_join_plan(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path, List 
 		int			pos;
 
 		if (!IsA(var, Var))
-			elog(ERROR, "cfstore: a slice join column is not a plain column");
+			elog(ERROR, "a slice join column is not a plain column");
 		if (var->varno == (int) inner)
 			sources = lappend_int(sources, var->varattno);
 		else if ((pos = tlist_position(outer->targetlist, var)) > 0)
 			sources = lappend_int(sources, -pos);
 		else
-			elog(ERROR, "cfstore: a slice join column is missing from its outer rows");
+			elog(ERROR, "a slice join column is missing from its outer rows");
 	}
 
 	return slice_plan_node(&slice_join_scan_methods, best_path, tlist, quals, call, scan_tlist,

@@ -240,14 +240,12 @@ cfIndexVerify(Relation rel, const CfColumnFamily *cf, void (*check_tree) (Relati
 		slice = cfSliceBegin(ixrel, &spec, snapshot);
 		found = cfSliceNext(slice, &e) && e.writetime >= c.writetime;
 		cfSliceEnd(slice);
-		table_close(ixrel, NoLock);
 		if (!found)
-			ereport(ERROR,
-					(errcode(ERRCODE_INDEX_CORRUPTED),
-					 errmsg("index %s of column family %s.%s lacks the entry of row %s",
-							def->index_name, cf->keyspace, cf->name,
-							cfTypeToString(cf->key_validator, (const uint8 *) VARDATA_ANY(c.key),
-										   VARSIZE_ANY_EXHDR(c.key)))));
+			cfCorrupt(ixrel, InvalidBlockNumber, "Index %s of column family %s.%s lacks the entry of row %s.",
+					  def->index_name, cf->keyspace, cf->name,
+					  cfTypeToString(cf->key_validator, (const uint8 *) VARDATA_ANY(c.key),
+									 VARSIZE_ANY_EXHDR(c.key)));
+		table_close(ixrel, NoLock);
 		CHECK_FOR_INTERRUPTS();
 	}
 	cfScanEnd(scan);

@@ -84,11 +84,7 @@ cfNotTreePage(Relation rel, Buffer buf, uint16 level)
 {
 	if (RecoveryInProgress())
 		cfPageFreedUnderRead(rel);
-	ereport(ERROR,
-			(errcode(ERRCODE_INDEX_CORRUPTED),
-			 errmsg("cfstore table \"%s\" is corrupt at block %u: a link leads to a page that is not a tree page at level %u",
-					RelationGetRelationName(rel), BufferGetBlockNumber(buf), level),
-			 errhint("cfstore.verify reports the damage.")));
+	cfCorrupt(rel, BufferGetBlockNumber(buf), "A link leads to a page that is not a tree page at level %u.", level);
 }
 
 /*
@@ -107,19 +103,16 @@ cfPageFreedUnderRead(Relation rel)
 }
 
 /*
- * Raise for right-links that lead somewhere they cannot (damage, described
- * by damage: the rest of the message).  On a standby, pages freed and used
- * again under the read can lead anywhere: the read is cancelled instead.
+ * Raise for right-links that lead somewhere they cannot, from block blkno
+ * (damage: what is wrong).  On a standby, pages freed and used again under
+ * the read can lead anywhere: the read is cancelled instead.
  */
 static pg_attribute_noreturn() void
-right_links_corrupt(Relation rel, const char *damage)
+right_links_corrupt(Relation rel, BlockNumber blkno, const char *damage)
 {
 	if (RecoveryInProgress())
 		cfPageFreedUnderRead(rel);
-	ereport(ERROR,
-			(errcode(ERRCODE_INDEX_CORRUPTED),
-			 errmsg("cfstore table \"%s\" is corrupt%s", RelationGetRelationName(rel), damage),
-			 errhint("cfstore.verify reports the damage.")));
+	cfCorrupt(rel, blkno, "%s", damage);
 }
 
 /*
@@ -129,7 +122,7 @@ right_links_corrupt(Relation rel, const char *damage)
 void
 cfReachedAgain(Relation rel, BlockNumber blkno)
 {
-	right_links_corrupt(rel, psprintf(" at block %u: a walk to the right reached it a second time", blkno));
+	right_links_corrupt(rel, blkno, "A walk to the right reached the page a second time.");
 }
 
 /*
@@ -139,7 +132,7 @@ cfReachedAgain(Relation rel, BlockNumber blkno)
 void
 cfRightLinksLoop(Relation rel, BlockNumber start)
 {
-	right_links_corrupt(rel, psprintf(": the right-links followed from block %u go round in a loop", start));
+	right_links_corrupt(rel, start, "The right-links followed from the page go round in a loop.");
 }
 
 /*
@@ -594,13 +587,13 @@ cfBuildPage(Page page, const CfPageOpaqueData *opaque, const char *hikey, Size h
 	if (hikey != NULL)
 	{
 		if (PageAddItem(page, (Item) hikey, hikey_len, CF_HIKEY, false, false) != CF_HIKEY)
-			elog(ERROR, "cfstore: could not add high key");
+			elog(ERROR, "could not add high key");
 	}
 	for (int i = 0; i < n; i++)
 	{
 		if (PageAddItem(page, (Item) items[i].data, items[i].len, InvalidOffsetNumber,
 						false, false) == InvalidOffsetNumber)
-			elog(ERROR, "cfstore: could not rebuild page (item %d of %d, %zu bytes)",
+			elog(ERROR, "could not rebuild page (item %d of %d, %zu bytes)",
 				 i, n, items[i].len);
 	}
 }
@@ -849,11 +842,11 @@ rewrite_page(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
 
 	/* split */
 	if (n < 2)
-		elog(ERROR, "cfstore: cannot split a page holding one item of %zu bytes", items[0].len);
+		elog(ERROR, "cannot split a page holding one item of %zu bytes", items[0].len);
 	/* the left page's high key will be the separator: at most a full key */
 	nleft = choose_split(leaf, items, n, newpos, CfPageIsRightmost(op), page_capacity(hikey_len));
 	if (nleft < 1)
-		elog(ERROR, "cfstore: no split of block %u fits (%d items)", BufferGetBlockNumber(buf), n);
+		elog(ERROR, "no split of block %u fits (%d items)", BufferGetBlockNumber(buf), n);
 	Assert(nleft < n);
 
 	item_last_key(rel, leaf, &items[nleft - 1], &lastleft, tmp);
@@ -881,7 +874,7 @@ rewrite_page(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
 	cfIndexTupleForm(&sep, InvalidBlockNumber, sepbuf);
 	if (items_space(items, nleft) > page_capacity(seplen) ||
 		items_space(ritems, nright) > page_capacity(hikey_len))
-		elog(ERROR, "cfstore: split of block %u does not fit (%d items)", BufferGetBlockNumber(buf), n);
+		elog(ERROR, "split of block %u does not fit (%d items)", BufferGetBlockNumber(buf), n);
 
 	rbuf = cfNewPage(rel);
 	rblk = BufferGetBlockNumber(rbuf);
@@ -959,7 +952,7 @@ cfFindPageAtLevel(Relation rel, CfRelInfo *info, const CfKey *key, uint16 level)
 
 	cfRelInfoRefreshRoot(rel, info);
 	if (info->root_level < level)
-		elog(ERROR, "cfstore: no level %u above the split page", level);
+		elog(ERROR, "no level %u above the split page", level);
 	buf = ReadBuffer(rel, info->root);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	cfCheckTreePage(rel, buf, info->root_level);
@@ -1102,7 +1095,7 @@ insert_downlink(Relation rel, CfRelInfo *info, Buffer lbuf, CfStack *stack,
 		if (pos >= 0)
 			break;
 		if (CfPageIsRightmost(pop))
-			elog(ERROR, "cfstore: downlink to block %u not found at level %u",
+			elog(ERROR, "downlink to block %u not found at level %u",
 				 lblk, pop->level);
 		{
 			BlockNumber right = pop->right;
@@ -1689,10 +1682,10 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 				at = target + 1;
 				if (nnew == 2 &&
 					PageAddItem(gpage, (Item) newitems[1].data, newitems[1].len, at, false, false) != at)
-					elog(ERROR, "cfstore: could not add run item");
+					elog(ERROR, "could not add run item");
 			}
 			else if (PageAddItem(gpage, (Item) newitems[0].data, newitems[0].len, at, false, false) != at)
-				elog(ERROR, "cfstore: could not add run item");
+				elog(ERROR, "could not add run item");
 
 			/*
 			 * What may have changed: the page header; line pointers from the

@@ -97,7 +97,7 @@ cfOverflowWrite(Relation rel, const uint8 *data, Size len, uint8 *ref)
 	TransactionId xid = GetCurrentTransactionId();
 
 	if (len == 0 || len > PG_UINT32_MAX)
-		elog(ERROR, "cfstore: cannot store %zu bytes out of line", len);
+		elog(ERROR, "cannot store %zu bytes out of line", len);
 	/* block 0 is the metapage: an empty relation gets its tree first */
 	if (RelationGetNumberOfBlocks(rel) == 0)
 		cfTreeEnsure(rel, cfRelInfo(rel));
@@ -183,10 +183,8 @@ cfOverflowRead(Relation rel, const uint8 *ref)
 
 		if (blkno == InvalidBlockNumber || blkno == CF_META_BLOCK ||
 			blkno >= nblocks)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_CORRUPTED),
-					 errmsg("cfstore: overflow chain of \"%s\" ends early at %zu of %u bytes",
-							RelationGetRelationName(rel), got, r.len)));
+			cfCorrupt(rel, r.first, "The chain of overflow pages that starts here ends after %zu of its %u bytes.",
+					  got, r.len);
 		buf = ReadBuffer(rel, blkno);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
@@ -194,20 +192,14 @@ cfOverflowRead(Relation rel, const uint8 *ref)
 		n = ((PageHeader) page)->pd_lower - MAXALIGN(SizeOfPageHeaderData);
 		if (op == NULL || !(op->flags & CF_PAGE_OVERFLOW) ||
 			n == 0 || n > CF_OVERFLOW_CAP || n > r.len - got)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_CORRUPTED),
-					 errmsg("cfstore: block %u of \"%s\" is not the overflow page a reference expects",
-							blkno, RelationGetRelationName(rel))));
+			cfCorrupt(rel, blkno, "The page is not the overflow page a reference expects.");
 		memcpy(out + got, PageGetContents(page), n);
 		got += n;
 		blkno = op->right;
 		UnlockReleaseBuffer(buf);
 	}
 	if (part_crc(out, r.len) != r.crc)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("cfstore: overflow chain at block %u of \"%s\" fails its checksum",
-						r.first, RelationGetRelationName(rel))));
+		cfCorrupt(rel, r.first, "The chain of overflow pages that starts here fails its checksum.");
 	return out;
 }
 
@@ -217,7 +209,7 @@ cfCellValueLong(Relation rel, const CfCell *cell, int *len)
 {
 	Assert(cell->flags & CF_CELL_LONG_VALUE);
 	if (cell->valuelen != CF_LONGREF_SIZE)
-		elog(ERROR, "cfstore: corrupt reference to an out-of-line value");
+		cfCorrupt(rel, InvalidBlockNumber, "A reference to a value stored out of line is %d bytes long.", cell->valuelen);
 	*len = (int) cfOverflowLength(cell->value);
 	return cfOverflowRead(rel, cell->value);
 }

@@ -32,6 +32,8 @@
  */
 #include "postgres.h"
 
+#include "lib/stringinfo.h"
+
 
 #include "storage/cfstorage.h"
 
@@ -90,42 +92,84 @@ void
 cfBadItem(Relation rel, Page page, BlockNumber blkno, OffsetNumber off)
 {
 	PageHeader	ph = (PageHeader) page;
-	char		where[64];
+	ItemId		iid;
 
 	if (blkno == InvalidBlockNumber)
 		blkno = page_block(page);
+	if (off < FirstOffsetNumber || off > PageGetMaxOffsetNumber(page))
+		cfCorrupt(rel, blkno, "Item %u is read from a page of %u items.",
+				  off, (unsigned) PageGetMaxOffsetNumber(page));
+	iid = PageGetItemId(page, off);
+	if (!ItemIdIsNormal(iid) || ItemIdGetOffset(iid) < ph->pd_upper ||
+		ItemIdGetOffset(iid) + ItemIdGetLength(iid) > ph->pd_special)
+		cfCorrupt(rel, blkno,
+				  "The line pointer of item %u points outside the page's items: it says offset %u, length %u, state %u; items lie between bytes %u and %u.",
+				  off, ItemIdGetOffset(iid), ItemIdGetLength(iid), ItemIdGetFlags(iid),
+				  ph->pd_upper, ph->pd_special);
+	cfCorrupt(rel, blkno, "Item %u is shorter than the parts its header declares: it is %u bytes long.",
+			  off, ItemIdGetLength(iid));
+}
+
+/* Raise ERRCODE_DATA_CORRUPTED about rel and blkno (see cfCorrupt), with a hint if not NULL. */
+static pg_attribute_noreturn() void
+corrupt_report(Relation rel, BlockNumber blkno, const char *hint, const char *detail)
+{
+	const char *relname = rel != NULL ? RelationGetRelationName(rel) : "?";
 
 	if (blkno != InvalidBlockNumber)
-		snprintf(where, sizeof(where), "at block %u", blkno);
-	else
-		snprintf(where, sizeof(where), "in a copy of a page");
-	if (off < FirstOffsetNumber || off > PageGetMaxOffsetNumber(page))
 		ereport(ERROR,
-				(errcode(ERRCODE_INDEX_CORRUPTED),
-				 errmsg("cfstore table \"%s\" is corrupt %s: item %u of a page of %u items",
-						RelationGetRelationName(rel), where, off, (unsigned) PageGetMaxOffsetNumber(page)),
-				 errhint("cfstore.verify reports the damage.")));
-	else
-	{
-		ItemId		iid = PageGetItemId(page, off);
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("cfstore table \"%s\" contains a corrupted page at block %u", relname, blkno),
+				 errdetail_internal("%s", detail),
+				 hint ? errhint("%s", hint) : 0));
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("cfstore table \"%s\" contains corrupted data", relname),
+			 errdetail_internal("%s", detail),
+			 hint ? errhint("%s", hint) : 0));
+	pg_unreachable();
+}
 
-		if (!ItemIdIsNormal(iid) || ItemIdGetOffset(iid) < ph->pd_upper ||
-			ItemIdGetOffset(iid) + ItemIdGetLength(iid) > ph->pd_special)
-			ereport(ERROR,
-					(errcode(ERRCODE_INDEX_CORRUPTED),
-					 errmsg("cfstore table \"%s\" is corrupt %s: the line pointer of item %u points outside the page's items",
-							RelationGetRelationName(rel), where, off),
-					 errdetail("It says offset %u, length %u, state %u; items lie between bytes %u and %u.",
-							   ItemIdGetOffset(iid), ItemIdGetLength(iid), ItemIdGetFlags(iid),
-							   ph->pd_upper, ph->pd_special),
-					 errhint("cfstore.verify reports the damage.")));
-		ereport(ERROR,
-				(errcode(ERRCODE_INDEX_CORRUPTED),
-				 errmsg("cfstore table \"%s\" is corrupt %s: item %u is shorter than the parts its header declares",
-						RelationGetRelationName(rel), where, off),
-				 errdetail("The item is %u bytes long.", ItemIdGetLength(iid)),
-				 errhint("cfstore.verify reports the damage.")));
-	}
+/* Format a detail message (printf-style, any length). */
+#define FORMAT_DETAIL(buf, fmt) \
+	do { \
+		initStringInfo(&(buf)); \
+		for (;;) \
+		{ \
+			va_list		ap; \
+			int			needed; \
+			va_start(ap, fmt); \
+			needed = appendStringInfoVA(&(buf), fmt, ap); \
+			va_end(ap); \
+			if (needed == 0) \
+				break; \
+			enlargeStringInfo(&(buf), needed); \
+		} \
+	} while (0)
+
+/*
+ * Raise the error for damage found in a storage relation: one errcode
+ * (ERRCODE_DATA_CORRUPTED), the relation and the block in the message (rel
+ * may be NULL and blkno InvalidBlockNumber where they are not known), what
+ * is wrong in the detail, a complete sentence.
+ */
+void
+cfCorrupt(Relation rel, BlockNumber blkno, const char *detail,...)
+{
+	StringInfoData buf;
+
+	FORMAT_DETAIL(buf, detail);
+	corrupt_report(rel, blkno, NULL, buf.data);
+}
+
+/* cfCorrupt, with a hint on what to do about the damage. */
+void
+cfCorruptHint(Relation rel, BlockNumber blkno, const char *hint, const char *detail,...)
+{
+	StringInfoData buf;
+
+	FORMAT_DETAIL(buf, detail);
+	corrupt_report(rel, blkno, hint, buf.data);
 }
 
 /* Store v as a varint (7 bits a byte, low bits first); returns its length. */
@@ -143,9 +187,9 @@ cfVarintPut(uint8 *dst, uint64 v)
 	return n;
 }
 
-/* Read a varint; returns the number of bytes it used. */
+/* Read a varint of an item of rel; returns the number of bytes it used. */
 int
-cfVarintGet(const uint8 *src, uint64 *v)
+cfVarintGet(Relation rel, const uint8 *src, uint64 *v)
 {
 	uint64		r = 0;
 	int			shift = 0;
@@ -160,7 +204,7 @@ cfVarintGet(const uint8 *src, uint64 *v)
 			break;
 		shift += 7;
 		if (shift > 63)
-			elog(ERROR, "cfstore: corrupt varint");
+			cfCorrupt(rel, InvalidBlockNumber, "A number in an item runs past ten bytes.");
 	}
 	*v = r;
 	return n;
@@ -168,7 +212,7 @@ cfVarintGet(const uint8 *src, uint64 *v)
 
 /* Read a varint as cfVarintGet does, inline (the decoder reads several per cell). */
 static inline int
-varint_get(const uint8 *src, uint64 *v)
+varint_get(Relation rel, const uint8 *src, uint64 *v)
 {
 	uint64		r;
 	int			n;
@@ -188,8 +232,7 @@ varint_get(const uint8 *src, uint64 *v)
 			return n + 1;
 		}
 	}
-	elog(ERROR, "cfstore: corrupt varint");
-	return 0;					/* keep the compiler quiet */
+	cfCorrupt(rel, InvalidBlockNumber, "A number in an item runs past ten bytes.");
 }
 
 /* The length of a varint. */
@@ -595,14 +638,14 @@ resolve_part(Relation rel, const uint8 *stored, int storedlen, bool islong, int 
 	if (!islong || rel == NULL)
 	{
 		if (islong && storedlen != CF_LONGREF_SIZE)
-			elog(ERROR, "cfstore: corrupt reference to an out-of-line part");
+			cfCorrupt(rel, InvalidBlockNumber, "A reference to a part stored out of line is %d bytes long.", storedlen);
 		*len = storedlen;
 		if (ref)
 			*ref = islong ? stored : NULL;
 		return stored;
 	}
 	if (storedlen != CF_LONGREF_SIZE)
-		elog(ERROR, "cfstore: corrupt reference to an out-of-line part");
+		cfCorrupt(rel, InvalidBlockNumber, "A reference to a part stored out of line is %d bytes long.", storedlen);
 	old = MemoryContextSwitchTo(cxt);
 	out = cfOverflowRead(rel, stored);
 	MemoryContextSwitchTo(old);
@@ -656,21 +699,21 @@ cfRunDecode(Relation rel, const char *src, Size len, CfRun *run, MemoryContext c
 		int			namelen;
 
 		if (p >= end)
-			elog(ERROR, "cfstore: corrupt run item (cell %d of %d past its end)", i, hdr.ncells);
+			cfCorrupt(rel, InvalidBlockNumber, "Cell %d of a run of %d lies past the run's end.", i, hdr.ncells);
 		c->flagsp = (uint8 *) p;
 		c->flags = *p++;
-		p += varint_get(p, &prefix);
-		p += varint_get(p, &suffix);
-		p += varint_get(p, &mid);
+		p += varint_get(rel, p, &prefix);
+		p += varint_get(rel, p, &suffix);
+		p += varint_get(rel, p, &mid);
 		if (prefix + suffix > (uint64) prevlen || p + mid > end || prefix + suffix + mid > CF_KEY_MAX)
-			elog(ERROR, "cfstore: corrupt run item (bad name length)");
+			cfCorrupt(rel, InvalidBlockNumber, "Cell %d of a run has a name of impossible length.", i);
 		namelen = (int) (prefix + suffix + mid);
 		c->nameref = NULL;
 		if (c->flags & CF_CELL_LONG_NAME)
 		{
 			/* a reference, stored whole */
 			if (prefix != 0 || suffix != 0)
-				elog(ERROR, "cfstore: corrupt run item (shared reference)");
+				cfCorrupt(rel, InvalidBlockNumber, "Cell %d of a run shares part of a reference to a long name.", i);
 			c->name = resolve_part(rel, p, namelen, true, &c->namelen, &c->nameref, cxt);
 			memcpy(prevstored, p, namelen);
 		}
@@ -731,12 +774,12 @@ cfRunDecode(Relation rel, const char *src, Size len, CfRun *run, MemoryContext c
 		if (!(c->flags & CF_CELL_LONG_NAME))
 			c->namelen = namelen;
 		p += mid;
-		p += varint_get(p, &v);
+		p += varint_get(rel, p, &v);
 		c->writetime = prevwt + unzigzag(v);
 		prevwt = c->writetime;
 		if (c->flags & CF_CELL_EXPIRING)
 		{
-			p += varint_get(p, &v);
+			p += varint_get(rel, p, &v);
 			c->ttl = (int32) v;
 			memcpy(&c->expires_at, p, 4);
 			p += 4;
@@ -748,10 +791,10 @@ cfRunDecode(Relation rel, const char *src, Size len, CfRun *run, MemoryContext c
 		}
 		if (!(c->flags & CF_CELL_FROZEN))
 		{
-			p += varint_get(p, &v);
+			p += varint_get(rel, p, &v);
 			c->xmin = prevxid + (TransactionId) (int32) unzigzag(v);
 			prevxid = c->xmin;
-			p += varint_get(p, &v);
+			p += varint_get(rel, p, &v);
 			c->cmin = (CommandId) v;
 		}
 		else
@@ -759,9 +802,9 @@ cfRunDecode(Relation rel, const char *src, Size len, CfRun *run, MemoryContext c
 			c->xmin = FrozenTransactionId;
 			c->cmin = 0;
 		}
-		p += varint_get(p, &v);
+		p += varint_get(rel, p, &v);
 		if (p + v > end)
-			elog(ERROR, "cfstore: corrupt run item (bad value length)");
+			cfCorrupt(rel, InvalidBlockNumber, "Cell %d of a run has a value that runs past the run's end.", i);
 		c->value = p;
 		c->valuelen = (int) v;
 		p += v;
@@ -793,9 +836,9 @@ cfRunFirstKey(Relation rel, const char *src, CfKey *key)
 						   &key->sclen, &key->scref, CurrentMemoryContext);
 	p += hdr.sclen;
 	flags = *p++;
-	p += cfVarintGet(p, &prefix);
-	p += cfVarintGet(p, &suffix);
-	p += cfVarintGet(p, &mid);
+	p += cfVarintGet(rel, p, &prefix);
+	p += cfVarintGet(rel, p, &suffix);
+	p += cfVarintGet(rel, p, &mid);
 	key->name = resolve_part(rel, p, (int) mid, (flags & CF_CELL_LONG_NAME) != 0,
 							 &key->namelen, &key->nameref, CurrentMemoryContext);
 	/* the first cell's writetime is the run's base */
@@ -862,7 +905,7 @@ put_part(char *p, const uint8 *bytes, int len, const uint8 *ref, uint16 *flags, 
 	if (CfPartIsLong(len))
 	{
 		if (ref == NULL)
-			elog(ERROR, "cfstore: a long key part has no stored reference");
+			elog(ERROR, "a long key part has no stored reference");
 		memcpy(p, ref, CF_LONGREF_SIZE);
 		*flags |= flag;
 		return p + CF_LONGREF_SIZE;

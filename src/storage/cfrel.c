@@ -121,14 +121,14 @@ cfCheckColumns(Relation rel)
 			strcmp(NameStr(att->attname), cf_columns[i].name) != 0 ||
 			att->atttypid != cf_columns[i].type)
 			ereport(ERROR,
-					(errcode(ERRCODE_DATA_CORRUPTED),
+					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 					 errmsg("table \"%s\" does not have the columns of a cfstore storage relation",
 							RelationGetRelationName(rel)),
 					 errdetail("The columns must be key bytea, super_column bytea, column_name bytea, value bytea, writetime bigint, ttl integer, expires_at integer, and no others, not even dropped ones.")));
 	}
 	if (desc->natts != CF_NATTS)
 		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("table \"%s\" does not have the columns of a cfstore storage relation",
 						RelationGetRelationName(rel)),
 				 errdetail("The columns must be key bytea, super_column bytea, column_name bytea, value bytea, writetime bigint, ttl integer, expires_at integer, and no others, not even dropped ones.")));
@@ -289,15 +289,10 @@ read_root(Relation rel, BlockNumber *root, uint32 *root_level)
 	}
 	meta = CfPageGetMeta(page);
 	if (meta->magic != CF_META_MAGIC)
-		ereport(ERROR,
-				(errcode(ERRCODE_INDEX_CORRUPTED),
-				 errmsg("table \"%s\" is not a cfstore storage relation (bad metapage magic %08x)",
-						RelationGetRelationName(rel), meta->magic)));
+		cfCorrupt(rel, CF_META_BLOCK, "The metapage's magic number is %08x, not %08x.", meta->magic, CF_META_MAGIC);
 	if (meta->version != CF_FORMAT_VERSION)
-		ereport(ERROR,
-				(errcode(ERRCODE_INDEX_CORRUPTED),
-				 errmsg("table \"%s\" has cfstore format version %u, this build reads version %d",
-						RelationGetRelationName(rel), meta->version, CF_FORMAT_VERSION)));
+		cfCorrupt(rel, CF_META_BLOCK, "The metapage says format version %u; this build reads version %d.",
+				  meta->version, CF_FORMAT_VERSION);
 	*root = meta->root;
 	*root_level = meta->root_level;
 	UnlockReleaseBuffer(buf);

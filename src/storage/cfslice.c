@@ -643,10 +643,7 @@ walk_left(CfWalk *w, BlockNumber blkno, BlockNumber left)
 			return InvalidBuffer;
 		/* each round follows a newer link: so many mean a broken chain */
 		if (rounds >= CF_WALK_LEFT_ROUNDS)
-			ereport(ERROR,
-					(errcode(ERRCODE_INDEX_CORRUPTED),
-					 errmsg("cfstore: left sibling chain of block %u of \"%s\" is broken",
-							blkno, RelationGetRelationName(w->rel))));
+			cfCorrupt(w->rel, blkno, "The chain of left-links before the page is broken.");
 		buf = ReadBuffer(w->rel, left);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		cfCheckTreePage(w->rel, buf, 0);

@@ -237,6 +237,10 @@ typedef struct CfIndexTupleData
 	/* key, sc, name bytes (or references) follow */
 } CfIndexTupleData;
 
+extern void cfCorrupt(Relation rel, BlockNumber blkno, const char *detail,...)
+			pg_attribute_printf(3, 4) pg_attribute_noreturn();
+extern void cfCorruptHint(Relation rel, BlockNumber blkno, const char *hint, const char *detail,...)
+			pg_attribute_printf(4, 5) pg_attribute_noreturn();
 extern void cfBadItem(Relation rel, Page page, BlockNumber blkno, OffsetNumber off) pg_attribute_noreturn();
 
 /*
@@ -622,6 +626,6 @@ extern void cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStra
 
 /* varints (cfpage.c) */
 extern int	cfVarintPut(uint8 *dst, uint64 v);
-extern int	cfVarintGet(const uint8 *src, uint64 *v);
+extern int	cfVarintGet(Relation rel, const uint8 *src, uint64 *v);
 
 #endif							/* CFSTORAGE_H */

@@ -1129,7 +1129,7 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 						&frozenxid_updated, &minmulti_updated, false);
 	pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared, v.live, v.removed);
 	ereport((params->options & VACOPT_VERBOSE) ? INFO : DEBUG2,
-			(errmsg("cfstore: vacuumed \"%s\": %.0f leaf pages, %.0f live columns, %.0f versions removed, %.0f frozen, %u empty leaves unlinked, %u unlinked leaves and %u overflow pages freed, %u unlinked leaves still reachable, %u splits left unfinished by a crash completed",
+			(errmsg("vacuumed cfstore table \"%s\": %.0f leaf pages, %.0f live columns, %.0f versions removed, %.0f frozen, %u empty leaves unlinked, %u unlinked leaves and %u overflow pages freed, %u unlinked leaves still reachable, %u splits left unfinished by a crash completed",
 					RelationGetRelationName(rel), v.pages, v.live, v.removed, v.frozen, v.unlinked,
 					v.reclaim.leaves_freed, v.reclaim.overflow_freed, v.reclaim.dead_left,
 					(unsigned int) (cfSplitsFinished() - v.splits_before))));

@@ -52,26 +52,14 @@
 #include "storage/cfwrite.h"
 
 
-/* Raise a corruption error about a block. */
-static void
-corrupt(Relation rel, BlockNumber blkno, const char *what)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_INDEX_CORRUPTED),
-			 errmsg("cfstore table \"%s\" is corrupt at block %u: %s",
-					RelationGetRelationName(rel), blkno, what)));
-}
-
 /* Raise about block blkno, left flagged by a split never finished. */
 static void
 corrupt_split(Relation rel, BlockNumber blkno)
 {
-	ereport(ERROR,
-			(errcode(ERRCODE_INDEX_CORRUPTED),
-			 errmsg("cfstore table \"%s\" is corrupt at block %u: a split was left unfinished",
-					RelationGetRelationName(rel), blkno),
-			 errhint("A crash between the two steps of a split leaves one; VACUUM finishes it, "
-					 "as does the next insert that passes the page.")));
+	cfCorruptHint(rel, blkno,
+				  "A crash between the two steps of a split leaves one; VACUUM finishes it, "
+				  "as does the next insert that passes the page.",
+				  "A split was left unfinished.");
 }
 
 /* Counters gathered while verifying. */
@@ -164,14 +152,14 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 
 	page = page_copy(rel, blkno, &copy);
 	if (!CfPageIsCfstore(page))
-		corrupt(rel, blkno, "not a cfstore page");
+		cfCorrupt(rel, blkno, "The page is not a cfstore page.");
 	op = CfPageGetOpaque(page);
 	if (op->level != level)
-		corrupt(rel, blkno, psprintf("level %u where %u was expected", op->level, level));
+		cfCorrupt(rel, blkno, "The page is at level %u where level %u was expected.", op->level, level);
 	if ((level == 0) != ((op->flags & CF_PAGE_LEAF) != 0))
-		corrupt(rel, blkno, "leaf flag does not match the level");
+		cfCorrupt(rel, blkno, "The page's leaf flag does not match its level.");
 	if (cfBlockSetHas(&st->reached, blkno))
-		corrupt(rel, blkno, "the page is reached twice walking the tree");
+		cfCorrupt(rel, blkno, "The page is reached twice walking the tree.");
 	/* the walk may meet pages added since it began */
 	cfBlockSetGrow(&st->reached, blkno + 1);
 	cfBlockSetAdd(&st->reached, blkno);
@@ -180,17 +168,17 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 	if (CfPageIsDead(op))
 	{
 		if (must_raise(st))
-			corrupt(rel, blkno, "an unlinked page is still linked");
+			cfCorrupt(rel, blkno, "An unlinked page is still linked.");
 		/* unlinked since the page before it was read: its right-link goes on */
 		MemoryContextDelete(cxt);
 		return op->right;
 	}
 	if (op->flags & (CF_PAGE_META | CF_PAGE_OVERFLOW | CF_PAGE_FREE))
-		corrupt(rel, blkno, "a page of the tree is flagged as a metapage, overflow or free page");
+		cfCorrupt(rel, blkno, "A page of the tree is flagged as a metapage, overflow or free page.");
 	if (level == 0 && op->left != expect_left && must_raise(st))
-		corrupt(rel, blkno, psprintf("left-link %u, but the page to its left is %u", op->left, expect_left));
+		cfCorrupt(rel, blkno, "The left-link is %u, but the page to its left is %u.", op->left, expect_left);
 	if (((PageHeader) page)->pd_lower > ((PageHeader) page)->pd_upper)
-		corrupt(rel, blkno, "pd_lower above pd_upper");
+		cfCorrupt(rel, blkno, "The page's pd_lower is above its pd_upper.");
 	first = CfPageFirstData(op);
 	max = PageGetMaxOffsetNumber(page);
 	/* every item lies inside the page, before anything reads one */
@@ -199,18 +187,18 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 
 	has_hk = !CfPageIsRightmost(op);
 	if (has_hk && max < CF_HIKEY)
-		corrupt(rel, blkno, "a page with a right sibling has no high key");
+		cfCorrupt(rel, blkno, "A page with a right sibling has no high key.");
 	if (has_hk)
 		cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, CF_HIKEY)), &hk);
 	for (OffsetNumber off = FirstOffsetNumber; off <= max; off++)
 		used += MAXALIGN(ItemIdGetLength(PageGetItemId(page, off)));
 	if (((PageHeader) page)->pd_upper + used + op->garbage != ((PageHeader) page)->pd_special)
-		corrupt(rel, blkno, psprintf("space not accounted for: upper %u + items %zu + garbage %u != special %u",
+		cfCorrupt(rel, blkno, "Space not accounted for: upper %u + items %zu + garbage %u != special %u.",
 									 ((PageHeader) page)->pd_upper, used, op->garbage,
-									 ((PageHeader) page)->pd_special));
+									 ((PageHeader) page)->pd_special);
 
 	if (level > 0 && max < first)
-		corrupt(rel, blkno, "internal page without downlinks");
+		cfCorrupt(rel, blkno, "An internal page has no downlinks.");
 
 	for (OffsetNumber off = first; off <= max; off++)
 	{
@@ -223,7 +211,7 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 
 			cfRunDecode(rel, item, ItemIdGetLength(iid), &run, cxt);
 			if (run.ncells == 0)
-				corrupt(rel, blkno, "empty run");
+				cfCorrupt(rel, blkno, "A run holds no cells.");
 			for (int i = 0; i < run.ncells; i++)
 			{
 				CfKey		ck;
@@ -237,15 +225,15 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 					pfree((void *) cfCellValue(rel, &run.cells[i], &vlen));
 				}
 				if (prev.valid && cfKeyCompare(&info->order, &prev.key, &ck) > 0)
-					corrupt(rel, blkno, psprintf("cells out of order at item %u", off));
+					cfCorrupt(rel, blkno, "Cells are out of order at item %u.", off);
 				if (i == 0 && lowkey->valid && cfKeyCompare(&info->order, &ck, &lowkey->key) < 0)
-					corrupt(rel, blkno, psprintf("item %u is below the page's low key", off));
+					cfCorrupt(rel, blkno, "Item %u is below the page's low key.", off);
 				if (has_hk)
 				{
 					int			c = cfKeyCompare(&info->order, &ck, &hk);
 
 					if (c > 0 || (c == 0 && hk.nparts < 4))
-						corrupt(rel, blkno, psprintf("item %u is not below the high key", off));
+						cfCorrupt(rel, blkno, "Item %u is not below the high key.", off);
 				}
 				st->versions++;
 				if (run.cells[i].flags & CF_CELL_TOMBSTONE)
@@ -263,7 +251,7 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 			if (off == first)
 			{
 				if (sep.nparts != 0 || sep.bound != -1)
-					corrupt(rel, blkno, "first downlink is not minus infinity");
+					cfCorrupt(rel, blkno, "The first downlink is not minus infinity.");
 				*firstchild = itup->child;
 			}
 			else
@@ -271,12 +259,12 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 				/* equal separators are full keys of versions that tie exactly */
 				if (prev.valid && (cfKeyCompare(&info->order, &prev.key, &sep) > 0 ||
 								   (cfKeyCompare(&info->order, &prev.key, &sep) == 0 && sep.nparts < 4)))
-					corrupt(rel, blkno, psprintf("separators out of order at item %u", off));
+					cfCorrupt(rel, blkno, "Separators are out of order at item %u.", off);
 				if (lowkey->valid && cfKeyCompare(&info->order, &sep, &lowkey->key) < 0)
-					corrupt(rel, blkno, psprintf("separator %u is below the page's low key", off));
+					cfCorrupt(rel, blkno, "Separator %u is below the page's low key.", off);
 				if (has_hk && (cfKeyCompare(&info->order, &sep, &hk) > 0 ||
 							   (cfKeyCompare(&info->order, &sep, &hk) == 0 && sep.nparts < 4)))
-					corrupt(rel, blkno, psprintf("separator %u is not below the high key", off));
+					cfCorrupt(rel, blkno, "Separator %u is not below the high key.", off);
 				keycopy_set(&prev, &sep);
 			}
 
@@ -287,12 +275,12 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 				CfPageOpaque cop;
 
 				if (!CfPageIsCfstore(cpage) || CfPageGetOpaque(cpage)->level != level - 1)
-					corrupt(rel, itup->child, psprintf("downlink from block %u to a page that is not at level %u",
-													   blkno, level - 1));
+					cfCorrupt(rel, itup->child, "A downlink from block %u leads to a page that is not at level %u.",
+													   blkno, level - 1);
 				cop = CfPageGetOpaque(cpage);
 				if (cop->flags & (CF_PAGE_META | CF_PAGE_OVERFLOW | CF_PAGE_FREE))
-					corrupt(rel, itup->child, psprintf("downlink from block %u to a metapage, overflow or free page",
-													   blkno));
+					cfCorrupt(rel, itup->child, "A downlink from block %u leads to a metapage, overflow or free page.",
+													   blkno);
 				/*
 				 * Its split, or a split of it since the copy of its parent,
 				 * may be in progress.
@@ -309,23 +297,23 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 
 					cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, PageGetItemId(page, off + 1)), &next);
 					if (CfPageIsRightmost(cop))
-						corrupt(rel, itup->child, "a child with a right neighbour in its parent is rightmost");
+						cfCorrupt(rel, itup->child, "A child with a right neighbour in its parent is rightmost.");
 					cfIndexTupleKey(rel, (CfIndexTuple) checked_item(rel, cpage, itup->child, CF_HIKEY), &chk);
 					if (!key_equal(&info->order, &chk, &next) && must_raise(st))
-						corrupt(rel, itup->child, psprintf("high key differs from the next separator in block %u", blkno));
+						cfCorrupt(rel, itup->child, "The high key differs from the next separator in block %u.", blkno);
 				}
 				else if (has_hk)
 				{
 					CfKey		chk;
 
 					if (CfPageIsRightmost(cop))
-						corrupt(rel, itup->child, "last child of a non-rightmost page is rightmost");
+						cfCorrupt(rel, itup->child, "The last child of a page that is not rightmost is rightmost.");
 					cfIndexTupleKey(rel, (CfIndexTuple) checked_item(rel, cpage, itup->child, CF_HIKEY), &chk);
 					if (!key_equal(&info->order, &chk, &hk) && must_raise(st))
-						corrupt(rel, itup->child, psprintf("high key differs from that of its parent %u", blkno));
+						cfCorrupt(rel, itup->child, "The high key differs from that of its parent %u.", blkno);
 				}
 				else if (!CfPageIsRightmost(cop) && must_raise(st))
-					corrupt(rel, itup->child, "last child of a rightmost page is not rightmost");
+					cfCorrupt(rel, itup->child, "The last child of a rightmost page is not rightmost.");
 			}
 		}
 	}
@@ -420,17 +408,17 @@ verify_outside(Relation rel, CfTreeStats *st)
 		if (!PageIsNew(page))
 		{
 			if (!CfPageIsCfstore(page))
-				corrupt(rel, blkno, "not a cfstore page");
+				cfCorrupt(rel, blkno, "The page is not a cfstore page.");
 			op = CfPageGetOpaque(page);
 			if (CfPageIsDead(op))
 			{
 				if (op->level != 0 || !(op->flags & CF_PAGE_LEAF))
-					corrupt(rel, blkno, "an unlinked page that is not a leaf");
+					cfCorrupt(rel, blkno, "An unlinked page is not a leaf.");
 				if (PageGetMaxOffsetNumber(page) >= CfPageFirstData(op))
-					corrupt(rel, blkno, "an unlinked leaf holds cells");
+					cfCorrupt(rel, blkno, "An unlinked leaf holds cells.");
 			}
 			else if (!(op->flags & (CF_PAGE_OVERFLOW | CF_PAGE_FREE)) && must_raise(st))
-				corrupt(rel, blkno, "a page of the tree is not reachable from its root");
+				cfCorrupt(rel, blkno, "A page of the tree is not reachable from its root.");
 		}
 		UnlockReleaseBuffer(buf);
 	}

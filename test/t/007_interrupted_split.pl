@@ -71,7 +71,7 @@ my $last = $split_cell - 1;
 is($node2->safe_psql('postgres', $count), "$last|1|$last",
 	'every committed cell reads back; the cell of the interrupted split was not committed');
 my ($rc, $stdout, $stderr) = $node2->psql('postgres', q{SELECT cfstore.verify('ks', 'c')});
-like($stderr, qr/is corrupt at block \d+: a split was left unfinished/,
+like($stderr, qr/contains a corrupted page at block \d+\nDETAIL:  A split was left unfinished/,
 	'verify names the unfinished split');
 like($stderr, qr/HINT:  A crash between the two steps of a split leaves one; VACUUM finishes it/,
 	'with a hint on where one comes from and what finishes it');

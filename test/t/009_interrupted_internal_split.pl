@@ -95,7 +95,7 @@ my $check = sub {
 	is($n->safe_psql('postgres', $order), '0', "$name: in order");
 	is($n->safe_psql('postgres', $reversed), "$last|$last", "$name: and reversed");
 	my ($rc, $stdout, $stderr) = $n->psql('postgres', q{SELECT cfstore.verify('ks', 'c')});
-	like($stderr, qr/is corrupt at block \d+: a split was left unfinished/,
+	like($stderr, qr/contains a corrupted page at block \d+\nDETAIL:  A split was left unfinished/,
 		"$name: verify names the unfinished split");
 
 	# Enough cells to split the pages around it again, level by level.
