@@ -33,7 +33,7 @@ OBJS = \
 	src/api/cfmultiget.o \
 	src/api/cfrange.o \
 	src/api/cfindexed.o \
-	src/api/cfscan.o \
+	src/api/cfcustomscan.o \
 	src/api/cfinspect.o \
 	src/fdw/cffdw.o \
 	src/fdw/cffdw_plan.o \

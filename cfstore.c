@@ -15,7 +15,7 @@
 
 #include "fmgr.h"
 
-#include "api/cfscan.h"
+#include "api/cfcustomscan.h"
 #include "catalog/cfcatalog.h"
 #include "storage/cfstorage.h"
 

@@ -167,7 +167,7 @@ cfstore_get(PG_FUNCTION_ARGS)
  * super_column), read as of snapshot.  t, zeroed or still open from an
  * earlier slice (cfTargetReuse), receives the column family, open until
  * cfTargetClose; the caller ends the slice.  Used by the function and by
- * the scan node that stands in for it (cfscan.c), which keeps t open
+ * the scan node that stands in for it (cfcustomscan.c), which keeps t open
  * across its rescans.
  */
 CfSliceState *

@@ -133,7 +133,7 @@ add_identity(PlannerInfo *root, Index rtindex, Relation rel, AttrNumber attno)
  * value, DELETE ... RETURNING the whole old row.
  */
 static void
-cf_add_update_targets(PlannerInfo *root, Index rtindex, RangeTblEntry *target_rte, Relation target_relation)
+cfFdwAddForeignUpdateTargets(PlannerInfo *root, Index rtindex, RangeTblEntry *target_rte, Relation target_relation)
 {
 	CfFdwTable *t = cfFdwTableGet(RelationGetRelid(target_relation));
 	CmdType		op = root->parse->commandType;
@@ -167,7 +167,7 @@ check_no_conflict_clause(const ModifyTable *plan)
  * (a write never conflicts: it is a new version).
  */
 static List *
-cf_plan_modify(PlannerInfo *root, ModifyTable *plan, Index resultRelation, int subplan_index)
+cfFdwPlanForeignModify(PlannerInfo *root, ModifyTable *plan, Index resultRelation, int subplan_index)
 {
 	(void) root;
 	(void) resultRelation;
@@ -178,7 +178,7 @@ cf_plan_modify(PlannerInfo *root, ModifyTable *plan, Index resultRelation, int s
 
 /* IsForeignRelUpdatable: INSERT, UPDATE and DELETE. */
 static int
-cf_is_updatable(Relation rel)
+cfFdwIsForeignRelUpdatable(Relation rel)
 {
 	(void) rel;
 	return (1 << CMD_INSERT) | (1 << CMD_UPDATE) | (1 << CMD_DELETE);
@@ -250,7 +250,7 @@ junk_att(Plan *subplan, const char *name)
 
 /* BeginForeignModify: check privileges, open the storage relation, find the old row's columns. */
 static void
-cf_begin_modify(ModifyTableState *mtstate, ResultRelInfo *rinfo, List *fdw_private, int subplan_index,
+cfFdwBeginForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo, List *fdw_private, int subplan_index,
 				int eflags)
 {
 	EState	   *estate = mtstate->ps.state;
@@ -310,7 +310,7 @@ cf_begin_modify(ModifyTableState *mtstate, ResultRelInfo *rinfo, List *fdw_priva
  * partition.  A result relation of the statement already has its state.
  */
 static void
-cf_begin_insert(ModifyTableState *mtstate, ResultRelInfo *rinfo)
+cfFdwBeginForeignInsert(ModifyTableState *mtstate, ResultRelInfo *rinfo)
 {
 	EState	   *estate = mtstate->ps.state;
 	CfFdwModifyState *st;
@@ -341,7 +341,7 @@ end_modify(CfFdwModifyState *st)
 
 /* EndForeignModify. */
 static void
-cf_end_modify(EState *estate, ResultRelInfo *rinfo)
+cfFdwEndForeignModify(EState *estate, ResultRelInfo *rinfo)
 {
 	(void) estate;
 	end_modify((CfFdwModifyState *) rinfo->ri_FdwState);
@@ -349,7 +349,7 @@ cf_end_modify(EState *estate, ResultRelInfo *rinfo)
 
 /* EndForeignInsert: only what BeginForeignInsert made. */
 static void
-cf_end_insert(EState *estate, ResultRelInfo *rinfo)
+cfFdwEndForeignInsert(EState *estate, ResultRelInfo *rinfo)
 {
 	CfFdwModifyState *st = (CfFdwModifyState *) rinfo->ri_FdwState;
 
@@ -360,7 +360,7 @@ cf_end_insert(EState *estate, ResultRelInfo *rinfo)
 
 /* GetForeignModifyBatchSize: rows are batched unless each must come back at once. */
 static int
-cf_batch_size(ResultRelInfo *rinfo)
+cfFdwGetForeignModifyBatchSize(ResultRelInfo *rinfo)
 {
 	TriggerDesc *trig = rinfo->ri_TrigDesc;
 
@@ -372,7 +372,7 @@ cf_batch_size(ResultRelInfo *rinfo)
 
 /* ExplainForeignModify: the batch size of an INSERT (VERBOSE). */
 static void
-cf_explain_modify(ModifyTableState *mtstate, ResultRelInfo *rinfo, List *fdw_private, int subplan_index,
+cfFdwExplainForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo, List *fdw_private, int subplan_index,
 				  ExplainState *es)
 {
 	(void) fdw_private;
@@ -719,7 +719,7 @@ insert_row(CfFdwModifyState *st, ResultRelInfo *rinfo, TupleTableSlot *slot)
 
 /* ExecForeignInsert. */
 static TupleTableSlot *
-cf_exec_insert(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slot, TupleTableSlot *planSlot)
+cfFdwExecForeignInsert(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slot, TupleTableSlot *planSlot)
 {
 	(void) estate;
 	(void) planSlot;
@@ -729,7 +729,7 @@ cf_exec_insert(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slot, Tuple
 
 /* ExecForeignBatchInsert: the rows of a batch, in order. */
 static TupleTableSlot **
-cf_exec_batch_insert(EState *estate, ResultRelInfo *rinfo, TupleTableSlot **slots, TupleTableSlot **planSlots,
+cfFdwExecForeignBatchInsert(EState *estate, ResultRelInfo *rinfo, TupleTableSlot **slots, TupleTableSlot **planSlots,
 					 int *numSlots)
 {
 	CfFdwModifyState *st = (CfFdwModifyState *) rinfo->ri_FdwState;
@@ -762,7 +762,7 @@ old_row(CfFdwModifyState *st, TupleTableSlot *planSlot, Datum *values, bool *nul
 
 /* ExecForeignUpdate: a new version of the cell, moved if its address changed. */
 static TupleTableSlot *
-cf_exec_update(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slot, TupleTableSlot *planSlot)
+cfFdwExecForeignUpdate(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slot, TupleTableSlot *planSlot)
 {
 	CfFdwModifyState *st = (CfFdwModifyState *) rinfo->ri_FdwState;
 	const CfFdwTable *t = st->t;
@@ -827,7 +827,7 @@ cf_exec_update(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slot, Tuple
 
 /* ExecForeignDelete: a tombstone of the cell (the old row comes back for RETURNING). */
 static TupleTableSlot *
-cf_exec_delete(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slot, TupleTableSlot *planSlot)
+cfFdwExecForeignDelete(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slot, TupleTableSlot *planSlot)
 {
 	CfFdwModifyState *st = (CfFdwModifyState *) rinfo->ri_FdwState;
 	const CfFdwTable *t = st->t;
@@ -875,7 +875,7 @@ cf_exec_delete(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slot, Tuple
 
 /* ExecForeignTruncate: cfstore.truncate of each table's column family. */
 static void
-cf_exec_truncate(List *rels, DropBehavior behavior, bool restart_seqs)
+cfFdwExecForeignTruncate(List *rels, DropBehavior behavior, bool restart_seqs)
 {
 	Oid			argtypes[2] = {TEXTOID, TEXTOID};
 	Oid			fn = LookupFuncName(list_make2(makeString("cfstore"), makeString("truncate")), 2, argtypes,
@@ -902,18 +902,18 @@ cf_exec_truncate(List *rels, DropBehavior behavior, bool restart_seqs)
 void
 cfFdwModifyRoutines(FdwRoutine *routine)
 {
-	routine->AddForeignUpdateTargets = cf_add_update_targets;
-	routine->IsForeignRelUpdatable = cf_is_updatable;
-	routine->PlanForeignModify = cf_plan_modify;
-	routine->BeginForeignModify = cf_begin_modify;
-	routine->ExecForeignInsert = cf_exec_insert;
-	routine->ExecForeignBatchInsert = cf_exec_batch_insert;
-	routine->GetForeignModifyBatchSize = cf_batch_size;
-	routine->ExecForeignUpdate = cf_exec_update;
-	routine->ExecForeignDelete = cf_exec_delete;
-	routine->EndForeignModify = cf_end_modify;
-	routine->ExplainForeignModify = cf_explain_modify;
-	routine->BeginForeignInsert = cf_begin_insert;
-	routine->EndForeignInsert = cf_end_insert;
-	routine->ExecForeignTruncate = cf_exec_truncate;
+	routine->AddForeignUpdateTargets = cfFdwAddForeignUpdateTargets;
+	routine->IsForeignRelUpdatable = cfFdwIsForeignRelUpdatable;
+	routine->PlanForeignModify = cfFdwPlanForeignModify;
+	routine->BeginForeignModify = cfFdwBeginForeignModify;
+	routine->ExecForeignInsert = cfFdwExecForeignInsert;
+	routine->ExecForeignBatchInsert = cfFdwExecForeignBatchInsert;
+	routine->GetForeignModifyBatchSize = cfFdwGetForeignModifyBatchSize;
+	routine->ExecForeignUpdate = cfFdwExecForeignUpdate;
+	routine->ExecForeignDelete = cfFdwExecForeignDelete;
+	routine->EndForeignModify = cfFdwEndForeignModify;
+	routine->ExplainForeignModify = cfFdwExplainForeignModify;
+	routine->BeginForeignInsert = cfFdwBeginForeignInsert;
+	routine->EndForeignInsert = cfFdwEndForeignInsert;
+	routine->ExecForeignTruncate = cfFdwExecForeignTruncate;
 }

@@ -1,12 +1,13 @@
 /*-------------------------------------------------------------------------
  *
- * cfscan.h
- *	  The scan node that stands in for a get_slice call in FROM (cfscan.c).
+ * cfcustomscan.h
+ *	  The custom scan nodes of get_slice calls in FROM: the slice scan, and
+ *	  the slice join of rows with their slices (cfcustomscan.c).
  *
  *-------------------------------------------------------------------------
  */
-#ifndef CFSCAN_H
-#define CFSCAN_H
+#ifndef CFCUSTOMSCAN_H
+#define CFCUSTOMSCAN_H
 
 #include "postgres.h"
 
@@ -17,4 +18,4 @@ extern void cfSliceScanInit(void);
 /* the SQL function the scan stands in for (cfget.c) */
 extern Datum cfstore_get_slice(PG_FUNCTION_ARGS);
 
-#endif							/* CFSCAN_H */
+#endif							/* CFCUSTOMSCAN_H */

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
- * cfscan.c
- *	  A scan node that stands in for a call of cfstore.get_slice in FROM.
+ * cfcustomscan.c
+ *	  The custom scan nodes that stand in for calls of cfstore.get_slice in
+ *	  FROM: the slice scan, and the slice join of rows with their slices.
  *
  * A set-returning function in FROM runs to completion into a tuplestore
  * before its first row is read: every cell of a slice is formed into a
@@ -61,7 +62,7 @@
 #include "utils/ruleutils.h"
 
 #include "api/cfapi.h"
-#include "api/cfscan.h"
+#include "api/cfcustomscan.h"
 
 #define CF_SLICE_SCAN_NAME "cfstore slice"
 #define CF_SLICE_JOIN_NAME "cfstore slice join"
