@@ -5,7 +5,7 @@
  *
  * Every function takes (keyspace, column_family) first.  The column family
  * is looked up before anything else (Cassandra validates the column family
- * first, semantics §11), then the caller's privilege on its storage
+ * first, doc/semantics.md §11), then the caller's privilege on its storage
  * relation is checked as SQL would check it: reads need SELECT, writes
  * INSERT, removals DELETE.
  *

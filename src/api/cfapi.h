@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * cfapi.h
- *	  Shared plumbing of the Thrift-style SQL functions (sql-api.md §4-§5):
+ *	  Shared plumbing of the Thrift-style SQL functions (README.md,
+ *	  "Reading and writing"):
  *	  finding the column family and its storage relation, checking the
  *	  caller's privileges, converting "any" arguments, rendering results.
  *

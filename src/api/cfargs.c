@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * cfargs.c
- *	  Convert the SQL API's "any" arguments (sql-api.md §1.2) into the
+ *	  Convert the SQL API's "any" arguments (README.md, "Reading and
+ *	  writing") into the
  *	  Cassandra byte encoding of the type that governs the slot.
  *
  * The SQL type of the argument picks the conversion:

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * cfargs.h
- *	  The "any" argument slots of the SQL API (sql-api.md §1.2): convert a
+ *	  The "any" argument slots of the SQL API (README.md, "Reading and
+ *	  writing"): convert a
  *	  row key, column name, super column name or value of any supported SQL
  *	  type into the Cassandra byte encoding of the type governing the slot.
  *

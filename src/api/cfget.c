@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * cfget.c
- *	  The single-row read functions: get and get_slice (sql-api.md §5,
- *	  cassandra-semantics.md §8.1-§8.2).
+ *	  The single-row read functions: get and get_slice (README.md,
+ *	  "Reading and writing"; doc/semantics.md §8.1-§8.2).
  *
  *-------------------------------------------------------------------------
  */
@@ -27,7 +27,7 @@ PG_FUNCTION_INFO_V1(cfstore_get_slice_support);
 #define CF_SLICE_ARG_COUNT	6
 #define CF_SLICE_DEFAULT_COUNT 100
 
-/* Check a slice range (semantics §8.2) once its bounds are converted. */
+/* Check a slice range (doc/semantics.md §8.2) once its bounds are converted. */
 void
 cfCheckRange(const CfType *type, const bytea *start, const bytea *finish, bool reversed, int64 count)
 {
@@ -52,7 +52,7 @@ cfCheckRange(const CfType *type, const bytea *start, const bytea *finish, bool r
 }
 
 /*
- * The column parent of a slice (semantics §8.2): in a Super column family
+ * The column parent of a slice (doc/semantics.md §8.2): in a Super column family
  * the super_column argument scarg, if given, makes the items its
  * subcolumns, else the items are super columns; a Standard column family
  * takes no super_column.  Sets spec->sc / whole_super and returns the
@@ -78,7 +78,7 @@ cfSliceParent(FunctionCallInfo fcinfo, const CfColumnFamily *cf, int scarg, CfSl
 }
 
 /*
- * The column parent and slice range of a read (semantics §8.2) from its
+ * The column parent and slice range of a read (doc/semantics.md §8.2) from its
  * arguments: super_column scarg, start and finish (NULL or empty:
  * unbounded), reversed (-1: the function has none) and count (NULL: 100).
  * Fills spec, all but the key, and checks the range.
@@ -155,7 +155,7 @@ cfstore_get(PG_FUNCTION_ARGS)
 		spec.start = spec.finish = name;
 		spec.count = 1;
 	}
-	/* the column path is validated before the key (semantics §11) */
+	/* the column path is validated before the key (doc/semantics.md §11) */
 	spec.key = cfKeyArg(fcinfo, 2, t.cf);
 	run_slice(fcinfo, &t, &spec);
 	return (Datum) 0;

@@ -2,7 +2,7 @@
  *
  * cfindexed.c
  *	  get_indexed_slices: the rows whose columns satisfy index expressions
- *	  (sql-api.md §5, cassandra-semantics.md §8.6).
+ *	  (README.md "Reading and writing", doc/semantics.md §8.6).
  *
  * One EQ expression on a column with a KEYS index chooses the rows: its
  * index row (src/storage/cfindex.c) lists the row keys that hold the
@@ -144,7 +144,7 @@ try_convert(const CfType *type, const char *str, char **msg)
 }
 
 /*
- * Convert and validate the expressions (semantics §8.6, in Cassandra's
+ * Convert and validate the expressions (doc/semantics.md §8.6, in Cassandra's
  * order: each expression's name, then its value's length, then its value);
  * raise unless one is an EQ on an indexed column.
  */
@@ -221,7 +221,7 @@ parse_expressions(FunctionCallInfo fcinfo, const CfColumnFamily *cf, int *nexprs
 	return exprs;
 }
 
-/* Whether value, a live value of e's column, satisfies e (semantics §8.6). */
+/* Whether value, a live value of e's column, satisfies e (doc/semantics.md §8.6). */
 static bool
 expr_holds(const CfIndexExpr *e, const bytea *value)
 {

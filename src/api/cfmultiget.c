@@ -3,7 +3,7 @@
  * cfmultiget.c
  *	  The read functions beyond one slice of one row: get_columns (a names
  *	  predicate), multiget_slice, get_count and multiget_count
- *	  (sql-api.md §5, cassandra-semantics.md §8.2-§8.4).
+ *	  (README.md "Reading and writing", doc/semantics.md §8.2-§8.4).
  *
  * Each is a loop of single-row slices, one descent per row (or per name):
  * the keys of a multi-key call are sorted in unsigned byte order (the

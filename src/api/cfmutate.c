@@ -2,10 +2,10 @@
  *
  * cfmutate.c
  *	  The write functions: insert, remove, add, remove_counter
- *	  (sql-api.md §4, cassandra-semantics.md §5-§7, §9).
+ *	  (README.md "Reading and writing", doc/semantics.md §5-§7, §9).
  *
  * Shape errors (a missing or forbidden super column or column name) come
- * before any argument is converted (sql-api §1.5).  Every write is one
+ * before any argument is converted (README.md, "Errors").  Every write is one
  * cell version appended to the column family's storage relation.
  *
  *-------------------------------------------------------------------------
@@ -108,7 +108,7 @@ cfstore_insert(PG_FUNCTION_ARGS)
 	PG_RETURN_VOID();
 }
 
-/* Shape checks shared by remove and remove_counter (semantics §9). */
+/* Shape checks shared by remove and remove_counter (doc/semantics.md §9). */
 static void
 removal_shape(FunctionCallInfo fcinfo, const CfColumnFamily *cf, int namearg, int scarg)
 {

@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * cfrange.c
- *	  get_range_slices: the rows of a key range in key order (sql-api.md
- *	  §5, cassandra-semantics.md §8.5).
+ *	  get_range_slices: the rows of a key range in key order (README.md
+ *	  "Reading and writing", doc/semantics.md §8.5).
  *
  * Keys are in unsigned byte order of their encoding (the order of
  * Cassandra's ByteOrderedPartitioner, and the order rows are stored in),
@@ -45,7 +45,7 @@ key_compare(const bytea *a, const bytea *b)
 }
 
 /*
- * Check a key range (semantics §8.5, in Cassandra's order: bounds, then the
+ * Check a key range (doc/semantics.md §8.5, in Cassandra's order: bounds, then the
  * row count).
  */
 static void

@@ -7,7 +7,8 @@
  * A foreign table is mapped once per backend and kept until the cfstore
  * catalog changes or the foreign table's definition does (a relcache
  * invalidation of it).  Conversions go straight from the Cassandra
- * encoding to the column's SQL type for the types sql-api.md §6 names;
+ * encoding to the column's SQL type for the types README.md ("Foreign
+ * tables") names;
  * a column declared with another type receives the value's text form
  * through the type's input function, so `text` always works.
  *
@@ -115,7 +116,7 @@ cache_invalidate(Datum arg, Oid relid)
 			e->valid = false;
 }
 
-/* The Cassandra type's natural SQL type (sql-api.md §6). */
+/* The Cassandra type's natural SQL type (README.md "Foreign tables"). */
 Oid
 cfFdwSqlType(const CfType *type)
 {

@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * cffdw.h
- *	  cfstore_fdw: every column family as a typed foreign table (sql-api.md
- *	  §6) whose key equality, column ranges, ORDER BY and LIMIT run inside
- *	  the storage engine.
+ *	  cfstore_fdw: every column family as a typed foreign table (README.md
+ *	  "Foreign tables") whose key equality, column ranges, ORDER BY and
+ *	  LIMIT run inside the storage engine.
  *
  * A foreign table of the wrapper names its column family with the options
  * keyspace and column_family; its columns are found by name:

@@ -6,7 +6,8 @@
  *	  and IMPORT FOREIGN SCHEMA.
  *
  * One function, cfFdwTableDefinition, writes the CREATE FOREIGN TABLE
- * statement of a column family (sql-api.md §6) into a given schema on a
+ * statement of a column family (README.md, "Foreign tables") into a
+ * given schema on a
  * given server.  It serves both ways a foreign table comes to be:
  *
  * - create_column_family creates the canonical one, in the keyspace's
@@ -91,7 +92,8 @@ append_column(StringInfo cols, const char *name, Oid typid, bool not_null)
 
 /*
  * The CREATE FOREIGN TABLE statement of column family cf as table
- * schema.<cf name> on server `server`: the columns of sql-api.md §6 in
+ * schema.<cf name> on server `server`: the columns README.md ("Foreign
+ * tables") lists, in
  * the order cfFdwTableGet maps them.
  */
 char *

@@ -10,7 +10,7 @@
  * indexes), in the caller's transaction and stamped with the statement's
  * command id, so the statement's own scan does not see what it writes.
  * Nothing is ever changed in place: storage is append-only and readers
- * reconcile (cassandra-semantics.md §4-§7).
+ * reconcile (doc/semantics.md §4-§7).
  *
  *	 INSERT	one cell version, as cfstore.insert: writetime NULL is now (in
  *			microseconds), ttl NULL is the column family's
@@ -82,7 +82,7 @@
 /* Rows an INSERT hands over at a time (INSERT ... SELECT). */
 #define CF_FDW_BATCH_SIZE 100
 
-/* The largest ttl (semantics §6). */
+/* The largest ttl (doc/semantics.md §6). */
 #define CF_FDW_MAX_TTL 630720000
 
 /* The name of the junk column that carries old row column attno. */

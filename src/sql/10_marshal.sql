@@ -1,5 +1,5 @@
 -- ---------------------------------------------------------------------------
--- Marshal layer: Cassandra types and comparators (sql-api.md §2).
+-- Marshal layer: Cassandra types and comparators (README.md "Types and comparators").
 -- ---------------------------------------------------------------------------
 
 CREATE FUNCTION cfstore.to_bytes(type text, value text) RETURNS bytea

@@ -1,5 +1,6 @@
 -- ---------------------------------------------------------------------------
--- Catalog: keyspaces, column families, column definitions (sql-api.md §3).
+-- Catalog: keyspaces, column families, column definitions (README.md,
+-- "Keyspaces and column families").
 --
 -- Design.  The catalog is three extension tables, dumped by pg_dump through
 -- pg_extension_config_dump.  A keyspace is also a PostgreSQL schema of the

@@ -1,5 +1,5 @@
 -- ---------------------------------------------------------------------------
--- Migration: Cassandra 0.6 storage-conf.xml (cassandra-semantics.md §12.1).
+-- Migration: Cassandra 0.6 storage-conf.xml (doc/semantics.md §12.1).
 --
 -- Accepts a whole <Storage> document, a <Keyspaces> element or a single
 -- <Keyspace> element.  Each keyspace is created with create_keyspace and

@@ -1,5 +1,5 @@
 -- ---------------------------------------------------------------------------
--- The "any" argument slots (sql-api.md §1.2): test-only entry points to the
+-- The "any" argument slots (README.md "Reading and writing"): test-only entry points to the
 -- conversion of SQL values into Cassandra encodings that the API functions
 -- use for keys, column names, super column names and values.
 -- ---------------------------------------------------------------------------

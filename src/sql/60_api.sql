@@ -1,5 +1,5 @@
 -- ---------------------------------------------------------------------------
--- The Thrift-style function API (sql-api.md §4-§5), src/api.
+-- The Thrift-style function API (README.md "Reading and writing"), src/api.
 -- ---------------------------------------------------------------------------
 
 CREATE FUNCTION cfstore.insert(keyspace text, column_family text, key "any", column_name "any",

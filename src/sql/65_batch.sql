@@ -1,5 +1,5 @@
 -- ---------------------------------------------------------------------------
--- batch_mutate (sql-api.md §4, cassandra-semantics.md §5, §7, §9): the
+-- batch_mutate (README.md "Reading and writing", doc/semantics.md §5, §7, §9): the
 -- Thrift mutation_map as JSON, applied through insert, remove, add and
 -- remove_counter.
 --

@@ -1,4 +1,4 @@
--- cfstore_fdw: every column family as a typed foreign table (sql-api.md §6).
+-- cfstore_fdw: every column family as a typed foreign table (README.md "Foreign tables").
 
 CREATE FUNCTION cfstore.fdw_handler() RETURNS fdw_handler
   AS 'MODULE_PATHNAME', 'cfstore_fdw_handler' LANGUAGE C STRICT;

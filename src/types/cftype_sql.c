@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * cftype_sql.c
- *	  SQL functions over the marshal layer (sql-api.md §2):
+ *	  SQL functions over the marshal layer (README.md, "Types and
+ *	  comparators"):
  *	  cfstore.to_bytes, to_string, validate, compare, type_name.
  *
  * Each function takes the type as a string.  The parsed CfType is cached

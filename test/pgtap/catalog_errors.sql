@@ -1,4 +1,4 @@
--- The SQLSTATEs of catalog errors (sql-api.md §1.5), and that failed DDL
+-- The SQLSTATEs of catalog errors (README.md "Reading and writing"), and that failed DDL
 -- writes nothing.
 BEGIN;
 SELECT plan(22);

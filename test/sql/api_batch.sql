@@ -1,4 +1,4 @@
--- batch_mutate (sql-api.md §4; cassandra-semantics.md §5, §7, §9, §11):
+-- batch_mutate (README.md "Reading and writing"; doc/semantics.md §5, §7, §9, §11):
 -- every mutation kind on Standard, Super and counter column families,
 -- deletions by row, super column, column names and slice range, the order
 -- of a batch being irrelevant, all or nothing, and the invalid-request
@@ -83,7 +83,7 @@ SELECT column_name, value FROM cfstore.get_slice('ApiBatch', 'Standard1', 'del')
 -- no predicate: the whole row, up to the deletion's timestamp
 SELECT cfstore.batch_mutate('ApiBatch', '{"del": {"Standard1": [{"deletion": {"timestamp": 100}}]}}');
 SELECT * FROM cfstore.get_slice('ApiBatch', 'Standard1', 'del');
--- the order inside a batch does not matter (semantics §5): a column written
+-- the order inside a batch does not matter (doc/semantics.md §5): a column written
 -- after the row deletion in the list is still deleted if it is older, and a
 -- slice-range deletion also covers what the same batch writes into its range
 SELECT cfstore.batch_mutate('ApiBatch', '{"order": {"Standard1": [
@@ -163,7 +163,7 @@ SELECT cfstore.verify('ApiBatch', 'Super1');
 -- ---------------------------------------------------------------------------
 -- 4. counter_column, counter_super_column and deletions on counter column
 --    families (the deletion's timestamp is optional and replaced by the
---    server's clock, semantics §7)
+--    server's clock, doc/semantics.md §7)
 -- ---------------------------------------------------------------------------
 SELECT cfstore.batch_mutate('ApiBatch', '{"key1": {"Counter1": [
     {"counter_column": {"name": "c1", "value": 5}},

@@ -1,4 +1,4 @@
--- Counter column families (sql-api.md §4, §5; cassandra-semantics.md §7,
+-- Counter column families (README.md "Reading and writing"; doc/semantics.md §7,
 -- §11): add and remove_counter on Standard and Super counter column
 -- families, totals in reads (writetime and ttl NULL), re-adding after a
 -- deletion, and the commutative / non-commutative operation errors.
@@ -42,7 +42,7 @@ SELECT cfstore.verify('ApiCnt', 'Counter1');
 
 -- ---------------------------------------------------------------------------
 -- 2. remove_counter, then add: the counter restarts from the new delta
---    (semantics §7, C10 test_incr_standard_remove)
+--    (doc/semantics.md §7, C10 test_incr_standard_remove)
 -- ---------------------------------------------------------------------------
 SELECT cfstore.add('ApiCnt', 'Counter1', 'rm', 'c1', 12);
 SELECT value FROM cfstore.get('ApiCnt', 'Counter1', 'rm', 'c1');

@@ -1,5 +1,5 @@
--- KEYS secondary indexes and get_indexed_slices (sql-api.md §5,
--- cassandra-semantics.md §8.6): the expression rules and texts, the
+-- KEYS secondary indexes and get_indexed_slices (README.md "Reading and writing",
+-- doc/semantics.md §8.6): the expression rules and texts, the
 -- operators under the column's validator, and an index that follows
 -- reconciliation through every write path (insert, batch_mutate, the
 -- storage relation, remove of a column or row, TTL expiry, rollback,

@@ -1,5 +1,5 @@
--- The read functions beyond one slice of one row (sql-api.md §5,
--- cassandra-semantics.md §8.2-§8.5): get_columns (names predicate),
+-- The read functions beyond one slice of one row (README.md "Reading and writing",
+-- doc/semantics.md §8.2-§8.5): get_columns (names predicate),
 -- multiget_slice, get_count, multiget_count, get_range_slices.  Live items
 -- only, comparator and key order, duplicates collapsing, every requested
 -- key in the counts, range bounds inclusive, rows without live matching

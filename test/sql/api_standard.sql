@@ -1,5 +1,5 @@
--- The function API on Standard column families (sql-api.md §1, §4, §5;
--- cassandra-semantics.md §4-§8.2, §11): "any" arguments, comparator order,
+-- The function API on Standard column families (README.md "Reading and writing";
+-- doc/semantics.md §4-§8.2, §11): "any" arguments, comparator order,
 -- reconciliation, tombstones, TTL, slices, and the invalid-request texts.
 -- Every write passes an explicit writetime except where the default is the
 -- subject.
@@ -54,7 +54,7 @@ SELECT key, column_name, value FROM cfstore.get_slice('ApiStd', 'Bytes', 'row10'
 SELECT cfstore.verify('ApiStd', 'Bytes');
 
 -- ---------------------------------------------------------------------------
--- 2. Reconciliation (semantics §4)
+-- 2. Reconciliation (doc/semantics.md §4)
 -- ---------------------------------------------------------------------------
 -- equal timestamps: the bigger value wins, bytes compared signed
 -- (0x80 = -128 < 0x7f, 0xff = -1 < 0x01), then the shorter first; the order
@@ -119,7 +119,7 @@ SELECT column_name, value, writetime FROM cfstore.get_slice('ApiStd', 'Versions'
 SELECT cfstore.verify('ApiStd', 'Versions');
 SELECT cfstore.verify('ApiStd', 'Utf8');
 
--- the limits of semantics §1: row keys and names up to 65535 bytes, values
+-- the limits of doc/semantics.md §1: row keys and names up to 65535 bytes, values
 -- of any size
 SELECT cfstore.insert('ApiStd', 'Bytes', repeat('k', 65535), 'c', 'longest key', writetime => 1);
 SELECT length(key), column_name, value FROM cfstore.get_slice('ApiStd', 'Bytes', repeat('k', 65535));
@@ -130,7 +130,7 @@ SELECT length(column_name), length(value) FROM cfstore.get_slice('ApiStd', 'Byte
 SELECT cfstore.verify('ApiStd', 'Bytes');
 
 -- ---------------------------------------------------------------------------
--- 3. Column tombstones (semantics §5)
+-- 3. Column tombstones (doc/semantics.md §5)
 -- ---------------------------------------------------------------------------
 -- deletion wins timestamp ties, whichever comes first
 SELECT cfstore.insert('ApiStd', 'Bytes', 'del', 'd1', 'v', writetime => 200);
@@ -219,7 +219,7 @@ SELECT key, column_name, value FROM cfstore.get('ApiStd', 'Utf8', 'kc', 'x');
 SELECT cfstore.verify('ApiStd', 'Utf8');
 
 -- ---------------------------------------------------------------------------
--- 5. count, bounds and direction (semantics §8.2)
+-- 5. count, bounds and direction (doc/semantics.md §8.2)
 -- ---------------------------------------------------------------------------
 DO $$
 BEGIN
@@ -451,7 +451,7 @@ SELECT column_name, value FROM cfstore.get_slice('ApiStd', 'Utf8', 'now');
 SELECT cfstore.verify('ApiStd', 'Utf8');
 
 -- ---------------------------------------------------------------------------
--- 13. TTL (semantics §6): results show the ttl the column was written with;
+-- 13. TTL (doc/semantics.md §6): results show the ttl the column was written with;
 --     NULL ttl means the column family's default_time_to_live; an expired
 --     column is not returned, not counted, and still shadows older versions
 -- ---------------------------------------------------------------------------
@@ -482,7 +482,7 @@ SELECT cfstore.insert('ApiStd', 'Utf8', 'ttl', 'shadow', 'a', writetime => 10);
 SELECT * FROM cfstore.get('ApiStd', 'Utf8', 'ttl', 'shadow');
 SELECT cfstore.insert('ApiStd', 'Utf8', 'ttl', 'shadow', 'newer', writetime => 11);
 SELECT * FROM cfstore.get('ApiStd', 'Utf8', 'ttl', 'shadow');
--- expiry happens as soon as now >= the expiry second (sql-api §1.4; C11+):
+-- expiry happens as soon as now >= the expiry second (README.md "Reading and writing"; C11+):
 -- a ttl of 1 written early in second S is gone at S + 1.05
 SELECT pg_sleep(1 - extract(epoch FROM clock_timestamp()) % 1);
 SELECT cfstore.insert('ApiStd', 'Utf8', 'edge', 'c', 'v', writetime => 1, ttl => 1);
@@ -492,7 +492,7 @@ SELECT cfstore.verify('ApiStd', 'Utf8');
 SELECT cfstore.verify('ApiStd', 'Ttl');
 
 -- ---------------------------------------------------------------------------
--- 14. Invalid requests (semantics §11); none of them writes anything
+-- 14. Invalid requests (doc/semantics.md §11); none of them writes anything
 -- ---------------------------------------------------------------------------
 -- column family and keyspace
 SELECT cfstore.insert('ApiStd', 'Nope', 'k', 'c', 'v', writetime => 1);
@@ -549,7 +549,7 @@ SELECT cfstore.insert('ApiStd', 'Comp', 'k', '\x000161000001010000016200'::bytea
 SELECT cfstore.insert('ApiStd', 'Comp', 'k', '\x0001610000080000000000000001000001620000'::bytea, 'v', writetime => 1);
 SELECT cfstore.insert('ApiStd', 'Comp', 'k', '\x00'::bytea, 'v', writetime => 1);
 SELECT cfstore.insert('ApiStd', 'Comp', 'k', '\x000561'::bytea, 'v', writetime => 1);
--- get validates the column path before the key (semantics §11); get_slice
+-- get validates the column path before the key (doc/semantics.md §11); get_slice
 -- validates the column parent and the slice range before the key
 -- (CassandraServer.multigetSliceInternal)
 SELECT * FROM cfstore.get('ApiStd', 'Long', ''::bytea, '\x01'::bytea);
@@ -573,7 +573,7 @@ SELECT cfstore.insert('ApiStd', 'Long', 1, true, 'v', writetime => 1);
 SELECT cfstore.insert('ApiStd', 'Long', 1.5, 1, 'v', writetime => 1);
 SELECT * FROM cfstore.get_slice('ApiStd', 'Long', 1, start => 1.5::float8);
 -- super_column on a Standard column family; shape errors come before any
--- argument is converted (sql-api §1.5)
+-- argument is converted (README.md "Reading and writing")
 SELECT cfstore.insert('ApiStd', 'Bytes', 'k', 'c', 'v', writetime => 1, super_column => 'sc');
 SELECT * FROM cfstore.get('ApiStd', 'Bytes', 'k', 'c', super_column => 'sc');
 SELECT * FROM cfstore.get_slice('ApiStd', 'Bytes', 'k', super_column => 'sc');

@@ -1,5 +1,5 @@
--- The function API on Super column families (sql-api.md §4, §5;
--- cassandra-semantics.md §1, §5, §8.1, §8.2, §9, §11): subcolumns, whole
+-- The function API on Super column families (README.md "Reading and writing";
+-- doc/semantics.md §1, §5, §8.1, §8.2, §9, §11): subcolumns, whole
 -- super columns, slices over super columns and over subcolumns, super
 -- column and row tombstones, resurrection, and the shape errors.
 \set VERBOSITY terse
@@ -194,7 +194,7 @@ SELECT cfstore.insert('ApiSuper', 'SuperBytes', 'B', '\x80'::bytea, '\x00'::byte
 SELECT cfstore.insert('ApiSuper', 'SuperBytes', 'B', 'a', 'text', writetime => 1, super_column => 'sc');
 SELECT cfstore.insert('ApiSuper', 'SuperBytes', 'B', 'b', '', writetime => 1, super_column => '\x01'::bytea);
 SELECT * FROM cfstore.get_slice('ApiSuper', 'SuperBytes', 'B');
--- the limits of semantics §1: super column and subcolumn names up to 65535 bytes
+-- the limits of doc/semantics.md §1: super column and subcolumn names up to 65535 bytes
 SELECT cfstore.insert('ApiSuper', 'SuperBytes', 'B', repeat('n', 65535), 'long names', writetime => 1, super_column => repeat('s', 65535));
 SELECT length(super_column), length(column_name), value FROM cfstore.get('ApiSuper', 'SuperBytes', 'B', super_column => repeat('s', 65535));
 SELECT cfstore.verify('ApiSuper', 'SuperLong');

@@ -1,4 +1,4 @@
--- The "any" argument slots (sql-api.md §1.2): SQL values of each supported
+-- The "any" argument slots (README.md "Reading and writing"): SQL values of each supported
 -- type converted to Cassandra encodings, checked against the text forms
 -- (to_bytes), and the errors for pairings that have no conversion.
 \set VERBOSITY terse
@@ -11,7 +11,7 @@ SELECT _arg_bytes('LongType', '\x000000000000002a'::bytea) AS long_raw,
 SELECT _arg_bytes('LongType', '\x01'::bytea);
 SELECT _arg_bytes('TimeUUIDType', '\xa0eebc999c0b4ef8bb6d6bb9bd380a11'::bytea);
 
--- text, varchar, bpchar, name and unknown literals: the text form (§1.3)
+-- text, varchar, bpchar, name and unknown literals: the text form (README.md, "Types and comparators")
 CREATE TEMP TABLE text_args (type text, input text);
 INSERT INTO text_args VALUES
   ('BytesType', '\x00415c'), ('BytesType', 'abc'), ('AsciiType', 'hello'), ('UTF8Type', 'héllo €'),

@@ -1,5 +1,5 @@
 -- The relational view, catalog side: create_column_family creates the
--- foreign table "<keyspace>"."<column_family>" (sql-api.md §6), owned by
+-- foreign table "<keyspace>"."<column_family>" (README.md "Foreign tables"), owned by
 -- the keyspace owner; update_column_family keeps its column types;
 -- drop_column_family and drop_keyspace drop it; IMPORT FOREIGN SCHEMA
 -- makes copies elsewhere.

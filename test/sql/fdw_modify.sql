@@ -1,10 +1,10 @@
--- Writing through cfstore foreign tables (sql-api.md §6): INSERT is an
+-- Writing through cfstore foreign tables (README.md "Foreign tables"): INSERT is an
 -- upsert by timestamp, UPDATE writes a new version (and moves a cell whose
 -- address changes), DELETE writes tombstones, a counter's INSERT and
 -- UPDATE add, COPY FROM and INSERT ... SELECT are batched, TRUNCATE is
 -- cfstore.truncate.  Every write goes through the function API's write
 -- path, so the function API reads back exactly what the foreign table
--- shows (cassandra-semantics.md §4-§7).  The foreign tables live in a
+-- shows (doc/semantics.md §4-§7).  The foreign tables live in a
 -- schema of their own.
 \set VERBOSITY terse
 
@@ -84,7 +84,7 @@ INSERT INTO fdwmod.std VALUES ('ret', 'c', 'v', 7, 60) RETURNING *;
 INSERT INTO fdwmod.std VALUES ('ret', 'd', 'v', 7) RETURNING column_name, writetime, ttl;
 
 -- ---------------------------------------------------------------------------
--- 2. Last write wins (semantics §4): an older timestamp loses, a bigger
+-- 2. Last write wins (doc/semantics.md §4): an older timestamp loses, a bigger
 --    value wins a tie, a newer timestamp wins
 -- ---------------------------------------------------------------------------
 INSERT INTO fdwmod.std VALUES ('k1', 'a', 'older', 9);
@@ -100,7 +100,7 @@ INSERT INTO fdwmod.std VALUES ('k1', 'c', 'later', 30), ('k1', 'c', 'earlier', 2
 SELECT value, writetime FROM fdwmod.std WHERE key = 'k1' AND column_name = 'c';
 
 -- ---------------------------------------------------------------------------
--- 3. TTL (semantics §6): the ttl written shows; NULL is the column family's
+-- 3. TTL (doc/semantics.md §6): the ttl written shows; NULL is the column family's
 --    default_time_to_live; an expired column is gone
 -- ---------------------------------------------------------------------------
 INSERT INTO fdwmod.ttl VALUES ('k', 'default', 'v', 10, NULL), ('k', 'explicit', 'v', 10, 5000),
@@ -155,7 +155,7 @@ SELECT key, column_name, value FROM fdwmod.std WHERE key IN ('k1', 'k3');
 SELECT key, column_name, value FROM cfstore.multiget_slice('FdwMod', 'Std', ARRAY['k1', 'k3']);
 
 -- ---------------------------------------------------------------------------
--- 5. DELETE: column tombstones at now (semantics §5)
+-- 5. DELETE: column tombstones at now (doc/semantics.md §5)
 -- ---------------------------------------------------------------------------
 DELETE FROM fdwmod.std WHERE key = 'k1' AND column_name = 'a' RETURNING *;
 SELECT column_name FROM fdwmod.std WHERE key = 'k1';
@@ -172,7 +172,7 @@ SELECT cfstore.verify('FdwMod', 'Std');
 SELECT cfstore.verify('FdwMod', 'Ttl');
 
 -- ---------------------------------------------------------------------------
--- 6. Counters (semantics §7): INSERT adds its value, UPDATE adds the
+-- 6. Counters (doc/semantics.md §7): INSERT adds its value, UPDATE adds the
 --    change (new - old), DELETE is remove_counter
 -- ---------------------------------------------------------------------------
 INSERT INTO fdwmod.cnt VALUES ('k', 'hits', 5), ('k', 'misses', 0);
@@ -262,7 +262,7 @@ SELECT cfstore.verify('FdwMod', 'Comp');
 SELECT cfstore.verify('FdwMod', 'Comp3');
 
 -- ---------------------------------------------------------------------------
--- 9. NULLs and invalid requests (semantics §11); none of them writes
+-- 9. NULLs and invalid requests (doc/semantics.md §11); none of them writes
 -- ---------------------------------------------------------------------------
 INSERT INTO fdwmod.std VALUES (NULL, 'c', 'v', 1);
 INSERT INTO fdwmod.std VALUES ('', 'c', 'v', 1);

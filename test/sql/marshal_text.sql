@@ -1,4 +1,4 @@
--- Text forms (sql-api.md §1.3) in both directions: to_string(to_bytes(s)) = s.
+-- Text forms (README.md "Types and comparators") in both directions: to_string(to_bytes(s)) = s.
 \set VERBOSITY terse
 
 CREATE TEMP TABLE text_cases (type text, input text);

@@ -1,4 +1,4 @@
--- Long row keys, super columns, names and values (semantics §1: keys and
+-- Long row keys, super columns, names and values (doc/semantics.md §1: keys and
 -- names up to 65535 bytes, values of any size): they live in overflow
 -- pages and the tree refers to them, so order, slices, reconciliation,
 -- splits (separators that are long keys), VACUUM FULL and verify must see

@@ -1,5 +1,5 @@
 -- Every read agrees with an independent model of Cassandra's rules
--- (cassandra-semantics.md §4 to §8.2).  Thousands of random writes go both
+-- (doc/semantics.md §4 to §8.2).  Thousands of random writes go both
 -- into four column families and into a plain table of operations; the
 -- model derives from that table alone, in SQL, which cells must be live:
 -- the highest timestamp wins, a tombstone (or an expired TTL cell) wins a
@@ -138,7 +138,7 @@ BEGIN
       m := jsonb_build_array(jsonb_build_object('deletion', jsonb_build_object('timestamp', ts))) || m;
     END IF;
     -- and sometimes a range of names, placed first: it acts after the rest
-    -- of the batch, on the columns then live in the range (sql-api.md §4)
+    -- of the batch, on the columns then live in the range (README.md "Reading and writing")
     rlo := 'c' || lpad((50 + floor(random() * 40))::int::text, 3, '0');
     rhi := 'c' || lpad((substr(rlo, 2)::int + 10)::text, 3, '0');
     rts := floor(random() * 25);

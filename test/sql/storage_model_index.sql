@@ -1,4 +1,4 @@
--- KEYS secondary indexes follow reconciliation (cassandra-semantics.md
+-- KEYS secondary indexes follow reconciliation (doc/semantics.md
 -- §8.6): after thousands of random writes of two indexed columns (with
 -- tied and out-of-order timestamps, column and row tombstones, expired
 -- TTLs, subtransactions committed and rolled back), get_indexed_slices finds exactly

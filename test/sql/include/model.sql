@@ -1,5 +1,5 @@
 -- Included by the tests that compare cfstore's reads with a model of
--- Cassandra's rules (cassandra-semantics.md §4 to §7) derived in SQL from a
+-- Cassandra's rules (doc/semantics.md §4 to §7) derived in SQL from a
 -- plain table of the writes alone: storage_model (random writes in one
 -- session) and TAP 010 (the same from several sessions at once).
 
