@@ -5,9 +5,12 @@
  *	  (column families, comparators, super columns, TTL, counters) inside
  *	  PostgreSQL.
  *
- * The layers live under src/ (see README.md and the architecture notes):
- * marshal (types and comparators), types (SQL types and functions over
- * the marshal layer), catalog (keyspaces and column families).
+ * The layers live under src/, each calling only those below it (see
+ * doc/architecture.md): marshal (Cassandra types and comparators), types
+ * (SQL types and functions over the marshal layer), catalog (keyspaces,
+ * column families and the DDL functions' entry point), storage (the
+ * cfstore table access method), api (the Thrift-style SQL functions) and
+ * fdw (the cfstore_fdw foreign data wrapper).
  *
  *-------------------------------------------------------------------------
  */

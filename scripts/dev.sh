@@ -9,8 +9,8 @@
 #   scripts/dev.sh psql   a psql session on the scratch cluster
 #   scripts/dev.sh stop   stop the scratch cluster
 #
-# Both are idempotent: a second run reuses the packages, the build and the
-# running cluster.  The scratch cluster lives in .scratch/ under the project
+# demo and test are idempotent: a second run reuses the packages, the build
+# and the running cluster.  The scratch cluster lives in .scratch/ under the project
 # (own port, own socket directory, TCP off), so it never touches another
 # cluster.  PostgreSQL refuses to run as root: started as root, the script
 # runs the server and the TAP clusters as the unprivileged user "postgres".
