@@ -15,11 +15,10 @@
  * - =, <, <=, >, >= on the column name, or on the components of a
  *	 CompositeType name as a prefix (equalities on column1 .. columnK, then
  *	 a range on the next one), where the comparator orders as the SQL type
- *	 does (bytea; text under the C collation; LongType, Int32Type,
- *	 IntegerType; TimeUUIDType as cfstore.timeuuid; BooleanType).
- *	 UUIDType, LexicalUUIDType, DateType (dates before 1970 sort last),
- *	 the floats, DecimalType and ReversedType order differently and stay
- *	 local.
+ *	 does (bytea; text under the C collation; LongType, Int32Type;
+ *	 TimeUUIDType as cfstore.timeuuid; BooleanType).  UUIDType,
+ *	 LexicalUUIDType, DateType (dates before 1970 sort last), the floats,
+ *	 IntegerType, DecimalType and ReversedType stay local.
  *
  * Everything else stays a local filter.  ORDER BY is taken over when the
  * query's sort keys are the storage order (row key, super column, name
