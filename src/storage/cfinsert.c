@@ -28,7 +28,6 @@
 
 #include "access/transam.h"
 #include "access/xlog.h"
-#include "access/xloginsert.h"
 #include "miscadmin.h"
 #include "storage/indexfsm.h"
 #include "storage/lmgr.h"
@@ -1238,186 +1237,6 @@ run_item_inserted(CfRelInfo *info, CfRun *run, int j, const char *src)
 	return item;
 }
 
-/* Equal bytes that end a fragment of an in-place overwrite: more than a fragment's header. */
-#define CF_FRAGMENT_GAP 8
-
-/* The first position at or after i, below len, where a and b differ; len if none. */
-static Size
-first_difference(const char *a, const char *b, Size i, Size len)
-{
-	while (i + sizeof(uint64) <= len)
-	{
-		uint64		x,
-					y;
-
-		memcpy(&x, a + i, sizeof(x));
-		memcpy(&y, b + i, sizeof(y));
-		if (x != y)
-			break;
-		i += sizeof(uint64);
-	}
-	while (i < len && a[i] == b[i])
-		i++;
-	return i;
-}
-
-/*
- * Overwrite the bytes of an item in place and WAL-log exactly those that
- * change.  The record is a Generic WAL record built by hand, in the format
- * GenericXLogFinish produces (fragments of offset, length, data; see
- * access/transam/generic_xlog.c), so core's generic_redo replays it and no
- * library is needed on a standby; computing the same delta with
- * GenericXLogFinish would compare the whole page for a few changed bytes.
- * An appended cell changes the run's header (its cell count) and its end:
- * two fragments, not the run from its header on.
- */
-static void
-overwrite_in_place(Relation rel, Buffer buf, OffsetNumber off, char *img, Size len)
-{
-	Page		page = BufferGetPage(buf);
-	ItemId		iid = cfPageItemId(rel, page, off);
-	char	   *item = PageGetItem(page, iid);
-	OffsetNumber itemoff = (OffsetNumber) (item - (char *) page);
-	char	   *delta = palloc(len + (len / CF_FRAGMENT_GAP + 1) * 2 * sizeof(OffsetNumber));
-	Size		dlen = 0;
-	Size		i = first_difference(item, img, 0, len);
-
-	Assert(len <= ItemIdGetLength(iid));
-	if (i == len)
-	{
-		pfree(delta);
-		return;
-	}
-	/* the changed ranges, runs of fewer than CF_FRAGMENT_GAP equal bytes included */
-	while (i < len)
-	{
-		Size		start = i;
-		Size		end = i + 1;
-		OffsetNumber frag[2];
-
-		for (;;)
-		{
-			Size		next = first_difference(item, img, end, len);
-
-			if (next == len || next - end >= CF_FRAGMENT_GAP)
-			{
-				i = next;
-				break;
-			}
-			end = next + 1;
-		}
-		frag[0] = (OffsetNumber) (itemoff + start);
-		frag[1] = (OffsetNumber) (end - start);
-		memcpy(delta + dlen, frag, sizeof(frag));
-		memcpy(delta + dlen + sizeof(frag), img + start, end - start);
-		dlen += sizeof(frag) + end - start;
-	}
-
-	START_CRIT_SECTION();
-	memcpy(item, img, len);
-	MarkBufferDirty(buf);
-	if (RelationNeedsWAL(rel))
-	{
-		XLogRecPtr	recptr;
-
-		XLogBeginInsert();
-		XLogRegisterBuffer(0, buf, REGBUF_STANDARD);
-		XLogRegisterBufData(0, delta, dlen);
-		recptr = XLogInsert(RM_GENERIC_ID, 0);
-		PageSetLSN(page, recptr);
-	}
-	END_CRIT_SECTION();
-	pfree(delta);
-}
-
-/* The most byte ranges changed_ranges makes. */
-#define CF_MAX_RANGES 32
-
-/*
- * The parts of nregions byte ranges [start, end) of page where copy differs
- * from it, into out as pairs (runs of fewer than CF_FRAGMENT_GAP equal bytes
- * included); their number, or -1 if there are more than CF_MAX_RANGES.
- */
-static int
-changed_ranges(Page page, Page copy, const uint16 *regions, int nregions, uint16 *out)
-{
-	int			n = 0;
-
-	for (int r = 0; r < nregions; r++)
-	{
-		Size		end = regions[2 * r + 1];
-		Size		i = regions[2 * r] < end
-			? first_difference((char *) page, (char *) copy, regions[2 * r], end) : end;
-
-		while (i < end)
-		{
-			Size		start = i;
-			Size		last = i + 1;
-
-			for (;;)
-			{
-				Size		next = first_difference((char *) page, (char *) copy, last, end);
-
-				if (next == end || next - last >= CF_FRAGMENT_GAP)
-				{
-					i = next;
-					break;
-				}
-				last = next + 1;
-			}
-			if (n == CF_MAX_RANGES)
-				return -1;
-			out[2 * n] = (uint16) start;
-			out[2 * n + 1] = (uint16) last;
-			n++;
-		}
-	}
-	return n;
-}
-
-/*
- * Install the byte ranges [start, end) of a modified copy of the page in
- * buf, WAL-logging exactly them as one hand-built Generic WAL record (see
- * overwrite_in_place).  Ranges must cover every change; those that did not
- * change cost a few bytes.  The hole between pd_lower and pd_upper must be
- * zero in the copy, as generic_redo zeroes it.
- */
-static void
-install_ranges(Relation rel, Buffer buf, Page copy, const uint16 *ranges, int nranges)
-{
-	Page		page = BufferGetPage(buf);
-	char	   *data = palloc(BLCKSZ + nranges * 2 * sizeof(OffsetNumber));
-	Size		dlen = 0;
-
-	START_CRIT_SECTION();
-	for (int i = 0; i < nranges; i++)
-	{
-		OffsetNumber off = ranges[2 * i];
-		OffsetNumber len = ranges[2 * i + 1] - ranges[2 * i];
-
-		if (len == 0)
-			continue;
-		memcpy((char *) page + off, (char *) copy + off, len);
-		memcpy(data + dlen, &off, sizeof(off));
-		memcpy(data + dlen + sizeof(off), &len, sizeof(len));
-		memcpy(data + dlen + 2 * sizeof(off), (char *) copy + off, len);
-		dlen += 2 * sizeof(off) + len;
-	}
-	MarkBufferDirty(buf);
-	if (RelationNeedsWAL(rel))
-	{
-		XLogRecPtr	recptr;
-
-		XLogBeginInsert();
-		XLogRegisterBuffer(0, buf, REGBUF_STANDARD);
-		XLogRegisterBufData(0, data, dlen);
-		recptr = XLogInsert(RM_GENERIC_ID, 0);
-		PageSetLSN(page, recptr);
-	}
-	END_CRIT_SECTION();
-	pfree(data);
-}
-
 /* A copy of an item image with room to grow to cap bytes (zeroed). */
 static CfItem
 with_capacity(CfItem img, Size cap)
@@ -1652,7 +1471,7 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 			need += MAXALIGN(newitems[i].len);
 		need += sizeof(ItemIdData) * (same ? nnew - 1 : nnew);
 		if (need <= freespace && same && first_inplace && nnew == 1)
-			overwrite_in_place(rel, buf, target, newitems[0].data, newitems[0].len);
+			cfWalOverwrite(rel, buf, target, newitems[0].data, newitems[0].len);
 		else if (need <= freespace)
 		{
 			/* new item images at pd_upper, line pointers from target on */
@@ -1711,13 +1530,13 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 			else
 				ranges[8] = ranges[9] = 0;
 			{
-				uint16		changed[2 * CF_MAX_RANGES];
-				int			nchanged = changed_ranges(page, gpage, ranges, 5, changed);
+				uint16		changed[2 * CF_WAL_MAX_RANGES];
+				int			nchanged = cfWalChangedRanges(page, gpage, ranges, 5, changed);
 
 				if (nchanged >= 0)
-					install_ranges(rel, buf, gpage, changed, nchanged);
+					cfWalInstallRanges(rel, buf, gpage, changed, nchanged);
 				else
-					install_ranges(rel, buf, gpage, ranges, 5);
+					cfWalInstallRanges(rel, buf, gpage, ranges, 5);
 			}
 		}
 		else

@@ -38,7 +38,7 @@
 /*
  * The storage engine is written against PostgreSQL 15: RelFileNode (16
  * renamed it), and delta records in generic_xlog.c's private format
- * (cfinsert.c), which 16 may change.  Refuse to build elsewhere rather
+ * (cfwal.c), which 16 may change.  Refuse to build elsewhere rather
  * than miscompile or write records another server misreads.
  */
 #if PG_VERSION_NUM < 150000 || PG_VERSION_NUM >= 160000
@@ -461,6 +461,13 @@ extern void cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cell);
 extern void cfTreeInit(Relation rel, ForkNumber fork, int32 cf_id);
 extern void cfTreeEnsure(Relation rel, CfRelInfo *info);
 extern Buffer cfNewPage(Relation rel);
+
+/* cfwal.c; the most byte ranges cfWalChangedRanges makes */
+#define CF_WAL_MAX_RANGES 32
+
+extern void cfWalOverwrite(Relation rel, Buffer buf, OffsetNumber off, const char *img, Size len);
+extern int	cfWalChangedRanges(Page page, Page copy, const uint16 *regions, int nregions, uint16 *out);
+extern void cfWalInstallRanges(Relation rel, Buffer buf, Page copy, const uint16 *ranges, int nranges);
 
 /* ---------------------------------------------------------------------
  * Visibility (cfvisibility.c)
