@@ -272,6 +272,9 @@ compare_part(const CfType *type, const uint8 *a, int alen, const uint8 *b, int b
 	return cfTypeCompare(type, a, alen, b, blen);
 }
 
+/* Minus infinity, as a position. */
+const CfKey cfMinusInfinity = {NULL, 0, NULL, 0, NULL, 0, 0, 0, -1, NULL, NULL, NULL};
+
 /*
  * Compare two positions in key order (see CfKey).  Parts given by both are
  * compared in turn; when one position is a prefix of the other, its bound

@@ -160,6 +160,9 @@ typedef struct CfOrder
 
 extern int	cfKeyCompare(const CfOrder *order, const CfKey *a, const CfKey *b);
 
+/* Minus infinity, as a position (cfpage.c). */
+extern const CfKey cfMinusInfinity;
+
 /* ---------------------------------------------------------------------
  * Cells and runs
  * ---------------------------------------------------------------------
@@ -461,6 +464,12 @@ extern void cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cell);
 extern void cfTreeInit(Relation rel, ForkNumber fork, int32 cf_id);
 extern void cfTreeEnsure(Relation rel, CfRelInfo *info);
 extern Buffer cfNewPage(Relation rel);
+extern void cfItemsCopy(CfItem *items, int n, int skip, int nskip);
+extern Size cfItemsSpace(const CfItem *items, int n);
+extern Size cfRebuiltCapacity(Page page);
+extern void cfRewritePage(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
+						  CfItem *items, int n, int newpos, Buffer child);
+extern void cfFinishSplit(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack);
 
 /* cfwal.c; the most byte ranges cfWalChangedRanges makes */
 #define CF_WAL_MAX_RANGES 32

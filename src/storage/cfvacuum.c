@@ -1023,8 +1023,7 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 
 	if (npages > 0)
 	{
-		static const CfKey minus_infinity = {NULL, 0, NULL, 0, NULL, 0, 0, 0, -1, NULL, NULL, NULL};
-		Buffer		buf = cfDescend(rel, v.info, &minus_infinity, true, NULL, NULL, NULL);
+		Buffer		buf = cfDescend(rel, v.info, &cfMinusInfinity, true, NULL, NULL, NULL);
 
 		while (BufferIsValid(buf))
 		{
