@@ -18,6 +18,7 @@ OBJS = \
 	src/api/cfargs.o \
 	src/storage/cfpage.o \
 	src/storage/cfrel.o \
+	src/storage/cfsearch.o \
 	src/storage/cfsplit.o \
 	src/storage/cfwal.o \
 	src/storage/cfinsert.o \
