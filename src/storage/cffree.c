@@ -3,7 +3,8 @@
  * cffree.c
  *	  Freeing pages: unlinking empty leaves from the tree, and reclaiming
  *	  the pages nothing can reach any more (dead leaves, overflow chains
- *	  nothing refers to) for cfNewPage.
+ *	  nothing refers to) for cfNewPage, which allocates pages and lives
+ *	  here beside them (as nbtpage.c keeps _bt_getbuf beside _bt_pagedel).
  *
  * Unlinking.  A leaf that VACUUM left empty (its row's columns expired or
  * were deleted, and new columns land elsewhere) is taken out of the tree
@@ -455,6 +456,46 @@ cfReclaimPages(Relation rel, const CfBlockSet *tree, const CfBlockSet *heads, bo
 	cfBlockSetFree(&used);
 	if (recorded)
 		IndexFreeSpaceMapVacuum(rel);
+}
+
+/*
+ * A page for new contents, pinned and exclusively locked: a page VACUUM
+ * reclaimed (cfReclaimPages records them in the free space map), else a
+ * new page at the end of the relation.  The free space map is only a hint:
+ * a page it names is taken if it is still free (or new, after a crash) and
+ * nobody holds its lock, as nbtree takes its recycled pages.  The caller
+ * initialises the page and logs it whole.
+ */
+Buffer
+cfNewPage(Relation rel)
+{
+	Buffer		buf;
+
+	for (;;)
+	{
+		BlockNumber blkno = GetFreeIndexPage(rel);
+		Page		page;
+
+		if (blkno == InvalidBlockNumber)
+			break;
+		if (blkno == CF_META_BLOCK || blkno >= RelationGetNumberOfBlocks(rel))
+			continue;
+		buf = ReadBuffer(rel, blkno);
+		if (ConditionalLockBuffer(buf))
+		{
+			page = BufferGetPage(buf);
+			if (PageIsNew(page) ||
+				(CfPageIsCfstore(page) && (CfPageGetOpaque(page)->flags & CF_PAGE_FREE)))
+				return buf;
+			LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+		}
+		ReleaseBuffer(buf);
+	}
+	LockRelationForExtension(rel, ExclusiveLock);
+	buf = ReadBuffer(rel, P_NEW);
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	UnlockRelationForExtension(rel, ExclusiveLock);
+	return buf;
 }
 
 /* The metapage's count of dead leaves not yet freed. */

@@ -12,120 +12,15 @@
  * into free space at pd_upper (its old image becomes garbage, counted in
  * the page's opaque data and reclaimed when the page is next rebuilt), so
  * the record carries the run and a line pointer, not the page (cfwal.c).
- * Otherwise the page is rebuilt, or split (cfsplit.c).  The first insert
- * makes the tree (cfTreeEnsure); new pages come from cfNewPage.
+ * Otherwise the page is rebuilt, or split (cfsplit.c).
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include "access/transam.h"
-#include "access/xlog.h"
-#include "miscadmin.h"
-#include "storage/indexfsm.h"
-#include "storage/lmgr.h"
 #include "utils/memutils.h"
 
 #include "storage/cfstorage.h"
-
-/*
- * A page for new contents, pinned and exclusively locked: a page VACUUM
- * reclaimed (cfReclaimPages records them in the free space map), else a
- * new page at the end of the relation.  The free space map is only a hint:
- * a page it names is taken if it is still free (or new, after a crash) and
- * nobody holds its lock, as nbtree takes its recycled pages.  The caller
- * initialises the page and logs it whole.
- */
-Buffer
-cfNewPage(Relation rel)
-{
-	Buffer		buf;
-
-	for (;;)
-	{
-		BlockNumber blkno = GetFreeIndexPage(rel);
-		Page		page;
-
-		if (blkno == InvalidBlockNumber)
-			break;
-		if (blkno == CF_META_BLOCK || blkno >= RelationGetNumberOfBlocks(rel))
-			continue;
-		buf = ReadBuffer(rel, blkno);
-		if (ConditionalLockBuffer(buf))
-		{
-			page = BufferGetPage(buf);
-			if (PageIsNew(page) ||
-				(CfPageIsCfstore(page) && (CfPageGetOpaque(page)->flags & CF_PAGE_FREE)))
-				return buf;
-			LockBuffer(buf, BUFFER_LOCK_UNLOCK);
-		}
-		ReleaseBuffer(buf);
-	}
-	LockRelationForExtension(rel, ExclusiveLock);
-	buf = ReadBuffer(rel, P_NEW);
-	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-	UnlockRelationForExtension(rel, ExclusiveLock);
-	return buf;
-}
-
-/*
- * Create the metapage and an empty root leaf if the relation has none: a
- * new or truncated relation (storage is created empty, like heap's), or
- * one whose first write extended it and then did not get as far as the
- * WAL record that initialises its pages (a crash, an error), which leaves
- * block 0 all zeroes for good.
- *
- * A writer that extends an empty relation holds the extension lock until
- * it has locked the new pages, so a metapage found new under its own
- * exclusive lock, after waiting for the extension lock, is such a
- * remnant: it is initialised there with a new root.  The extension lock is
- * never waited for with the metapage locked the other way round: a root
- * split locks the metapage and then extends the relation.
- */
-void
-cfTreeEnsure(Relation rel, CfRelInfo *info)
-{
-	Buffer		meta,
-				root;
-	GenericXLogState *state;
-	Page		mpage,
-				rpage;
-
-	LockRelationForExtension(rel, ExclusiveLock);
-	if (RelationGetNumberOfBlocks(rel) == 0)
-	{
-		meta = ReadBuffer(rel, P_NEW);
-		LockBuffer(meta, BUFFER_LOCK_EXCLUSIVE);
-		root = ReadBuffer(rel, P_NEW);
-		LockBuffer(root, BUFFER_LOCK_EXCLUSIVE);
-		UnlockRelationForExtension(rel, ExclusiveLock);
-		Assert(BufferGetBlockNumber(meta) == CF_META_BLOCK);
-	}
-	else
-	{
-		/* an extension in progress, if any, has its pages locked now */
-		UnlockRelationForExtension(rel, ExclusiveLock);
-		meta = ReadBuffer(rel, CF_META_BLOCK);
-		LockBuffer(meta, BUFFER_LOCK_EXCLUSIVE);
-		if (!PageIsNew(BufferGetPage(meta)))
-		{
-			UnlockReleaseBuffer(meta);
-			cfRelInfoRefreshRoot(rel, info);
-			return;
-		}
-		root = cfNewPage(rel);
-	}
-
-	state = GenericXLogStart(rel);
-	mpage = GenericXLogRegisterBuffer(state, meta, GENERIC_XLOG_FULL_IMAGE);
-	rpage = GenericXLogRegisterBuffer(state, root, GENERIC_XLOG_FULL_IMAGE);
-	cfMetaPageInit(mpage, info->cf_id, BufferGetBlockNumber(root));
-	cfPageInit(rpage, 0, CF_PAGE_LEAF | CF_PAGE_ROOT);
-	GenericXLogFinish(state);
-	UnlockReleaseBuffer(root);
-	UnlockReleaseBuffer(meta);
-	cfRelInfoRefreshRoot(rel, info);
-}
 
 /* Insert cell (with its key into run) at position j of run. */
 static void

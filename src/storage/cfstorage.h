@@ -395,7 +395,7 @@ extern void cfCheckKeyspaceOwner(const char *keyspace);
 /* ---------------------------------------------------------------------
  * Tree operations: finding pages (cfsearch.c), page images and splits
  * (cfsplit.c), hand-built WAL records (cfwal.c), inserting cells
- * (cfinsert.c)
+ * (cfinsert.c); making the tree (cfrel.c) and allocating pages (cffree.c)
  * ---------------------------------------------------------------------
  */
 
@@ -500,6 +500,8 @@ extern void cfWalInstallRanges(Relation rel, Buffer buf, Page copy, const uint16
 
 /* cfinsert.c */
 extern void cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cell);
+
+/* cfrel.c, cffree.c */
 extern void cfTreeInit(Relation rel, ForkNumber fork, int32 cf_id);
 extern void cfTreeEnsure(Relation rel, CfRelInfo *info);
 extern Buffer cfNewPage(Relation rel);
