@@ -172,6 +172,309 @@ run_holds(Relation rel, const char *src, const CfKey *key)
 		fk.sclen == key->sclen && (key->sclen == 0 || memcmp(fk.sc, key->sc, key->sclen) == 0);
 }
 
+/* A cell insertion under way: the leaf, the run the cell goes in, the new item images. */
+typedef struct CfInsert
+{
+	Relation	rel;
+	CfRelInfo  *info;
+	CfKey		key;			/* the cell's */
+	CfStack    *stack;			/* the pages above the leaf */
+	Buffer		buf;			/* the leaf, exclusively locked */
+	Page		page;
+	OffsetNumber first;			/* the leaf's first and last data items */
+	OffsetNumber max;
+	OffsetNumber target;		/* the run the cell goes in, or where its new run goes */
+	bool		same;			/* target holds the cell's row and super column */
+	CfRun		run;			/* with same: target decoded, then the cell inserted */
+	bool		first_inplace;	/* newitems[0] fits target's slot */
+	CfItem		newitems[2];
+	Size		imglen[2];		/* their images, without room to grow */
+	int			nnew;
+	int			newcell;		/* which of newitems holds the new cell */
+} CfInsert;
+
+/*
+ * Descend to the leaf that covers the cell, exclusively locked: the tree is
+ * made if there is none, and a split of the leaf a crash interrupted is
+ * finished first.
+ */
+static void
+lock_leaf(CfInsert *ins)
+{
+	for (;;)
+	{
+		ins->buf = cfDescend(ins->rel, ins->info, &ins->key, true, &ins->stack, NULL, NULL);
+		if (!BufferIsValid(ins->buf))
+		{
+			cfTreeEnsure(ins->rel, ins->info);
+			continue;
+		}
+		ins->page = BufferGetPage(ins->buf);
+		if (!(CfPageGetOpaque(ins->page)->flags & CF_PAGE_INCOMPLETE_SPLIT))
+			break;
+		cfFinishSplit(ins->rel, ins->info, ins->buf, ins->stack);
+		UnlockReleaseBuffer(ins->buf);
+	}
+	ins->first = CfPageFirstData(CfPageGetOpaque(ins->page));
+	ins->max = PageGetMaxOffsetNumber(ins->page);
+}
+
+/*
+ * Find the run the cell belongs in: the last whose first key is at or below
+ * it, or the next one, if either holds the cell's row and super column (it
+ * is decoded in cxt); else target is the run after which a new run goes.
+ */
+static void
+find_run(CfInsert *ins, MemoryContext cxt)
+{
+	Relation	rel = ins->rel;
+	Page		page = ins->page;
+	OffsetNumber lo = ins->first,
+				hi = ins->max + 1;
+
+	while (lo < hi)
+	{
+		OffsetNumber mid = lo + (hi - lo) / 2;
+
+		if (cfRunCompare(rel, &ins->info->order, PageGetItem(page, cfPageItemId(rel, page, mid)), &ins->key) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* lo is the first run above the key */
+	ins->target = lo > ins->first ? lo - 1 : InvalidOffsetNumber;
+
+	/* same row key and super column as the target run, or as the next one? */
+	for (int pass = 0; pass < 2 && !ins->same; pass++)
+	{
+		OffsetNumber off = pass == 0 ? ins->target
+			: (ins->target == InvalidOffsetNumber ? ins->first : ins->target + 1);
+
+		if (off == InvalidOffsetNumber || off > ins->max)
+			continue;
+		if (run_holds(rel, PageGetItem(page, cfPageItemId(rel, page, off)), &ins->key))
+		{
+			ItemId		iid = cfPageItemId(rel, page, off);
+
+			cfRunDecode(rel, PageGetItem(page, iid), ItemIdGetLength(iid), &ins->run, cxt);
+			ins->target = off;
+			ins->same = true;
+		}
+	}
+}
+
+/*
+ * Split the run the cell j was inserted into, too long for a run, in two:
+ * after its last old cell when the cell was appended, else in the middle.
+ * cap: the old run's slot; tail: whether the run is the last of its row.
+ */
+static void
+split_run(CfInsert *ins, int j, Size cap, bool tail)
+{
+	CfRun		a = ins->run,
+				b = ins->run;
+
+	a.ncells = (j == ins->run.ncells - 1) ? ins->run.ncells - 1 : ins->run.ncells / 2;
+	b.cells = ins->run.cells + a.ncells;
+	b.ncells = ins->run.ncells - a.ncells;
+	ins->newitems[0] = run_item(ins->info, &a);
+	ins->imglen[0] = ins->newitems[0].len;
+	ins->first_inplace = ins->newitems[0].len <= cap;
+	ins->newitems[1] = run_item(ins->info, &b);
+	ins->imglen[1] = ins->newitems[1].len;
+	ins->newcell = j >= a.ncells ? 1 : 0;
+	if (tail)
+		ins->newitems[1] = with_capacity(ins->newitems[1], grown_capacity(ins->newitems[1].len));
+	ins->nnew = 2;
+}
+
+/*
+ * The new images of the target run with the cell inserted: in its slot if
+ * the run still fits it, else with room to grow if it is the last run of
+ * its row, or two runs if it grew too long.
+ */
+static void
+grow_run(CfInsert *ins, const CfRun *cellrun)
+{
+	Page		page = ins->page;
+	ItemId		iid = cfPageItemId(ins->rel, page, ins->target);
+	Size		cap = ItemIdGetLength(iid);
+	int			j = run_position(ins->info, &ins->run, &ins->key);
+	bool		tail = true;
+	CfItem		img;
+
+	/* is this the last run of its row (and super column) here? it grows */
+	if (ins->target < ins->max)
+		tail = !run_holds(ins->rel, PageGetItem(page, cfPageItemId(ins->rel, page, ins->target + 1)), &ins->key);
+	run_insert_cell(&ins->run, &cellrun->cells[0], j);
+	img = run_item_inserted(ins->info, &ins->run, j, PageGetItem(page, iid));
+	ins->imglen[0] = img.len;
+	ins->nnew = 1;
+	if (img.len <= cap)
+	{
+		/* rewrite in place: only the bytes from the new cell on change */
+		ins->newitems[0] = img;
+		ins->first_inplace = true;
+	}
+	else if (img.len > CF_RUN_MAX && ins->run.ncells > 1)
+		split_run(ins, j, cap, tail);
+	else
+		ins->newitems[0] = tail ? with_capacity(img, grown_capacity(img.len)) : img;
+}
+
+/* The image of a new run holding the cell alone, with room to grow, placed after target. */
+static void
+new_run(CfInsert *ins, const CfRun *cellrun)
+{
+	CfRun		single = *cellrun;
+	uint8		keyref[CF_LONGREF_SIZE],
+				scref[CF_LONGREF_SIZE];
+
+	/* a new run: long key and super column get chains of their own */
+	if (CfPartIsLong(single.keylen) && single.keyref == NULL)
+	{
+		cfOverflowWrite(ins->rel, single.key, single.keylen, keyref);
+		single.keyref = keyref;
+	}
+	if (CfPartIsLong(single.sclen) && single.scref == NULL)
+	{
+		cfOverflowWrite(ins->rel, single.sc, single.sclen, scref);
+		single.scref = scref;
+	}
+	ins->newitems[0] = run_item(ins->info, &single);
+	ins->imglen[0] = ins->newitems[0].len;
+	ins->newitems[0] = with_capacity(ins->newitems[0], grown_capacity(ins->newitems[0].len));
+	ins->nnew = 1;
+	ins->target = ins->target == InvalidOffsetNumber ? ins->first : ins->target + 1;
+}
+
+/*
+ * Install gpage, a copy of the leaf with the new images (old_upper: the
+ * leaf's pd_upper before them), logging only what changed, in one record.
+ */
+static void
+install_copy(CfInsert *ins, Page gpage, uint16 old_upper)
+{
+	PageHeader	ph = (PageHeader) gpage;
+	uint16		ranges[10];
+	uint16		changed[2 * CF_WAL_MAX_RANGES];
+	int			nchanged;
+
+	/*
+	 * What may have changed: the page header; line pointers from the first
+	 * that changed; the new images (over the zeroed hole, so their room to
+	 * grow is not logged); the opaque data; a run rewritten in place.  Only
+	 * the bytes that differ are logged.
+	 */
+	ranges[0] = 0;
+	ranges[1] = SizeOfPageHeaderData;
+	ranges[2] = (char *) PageGetItemId(gpage, ins->target) - (char *) gpage;
+	ranges[3] = ph->pd_lower;
+	ranges[4] = ph->pd_upper;
+	ranges[5] = old_upper;
+	ranges[6] = ph->pd_special;
+	ranges[7] = BLCKSZ;
+	if (ins->same && ins->first_inplace)
+	{
+		ItemId		iid = PageGetItemId(gpage, ins->target);
+
+		ranges[8] = ItemIdGetOffset(iid);
+		ranges[9] = ItemIdGetOffset(iid) + ins->newitems[0].len;
+	}
+	else
+		ranges[8] = ranges[9] = 0;
+	nchanged = cfWalChangedRanges(ins->page, gpage, ranges, 5, changed);
+	if (nchanged >= 0)
+		cfWalInstallRanges(ins->rel, ins->buf, gpage, changed, nchanged);
+	else
+		cfWalInstallRanges(ins->rel, ins->buf, gpage, ranges, 5);
+}
+
+/* Write the new images at pd_upper of a copy of the leaf, line pointers from target on, and install it. */
+static void
+add_items(CfInsert *ins)
+{
+	PGAlignedBlock copy;
+	Page		gpage = copy.data;
+	PageHeader	ph = (PageHeader) gpage;
+	OffsetNumber at = ins->target;
+	uint16		old_upper = ((PageHeader) ins->page)->pd_upper;
+
+	memcpy(gpage, ins->page, BLCKSZ);
+	if (ins->same)
+	{
+		ItemId		iid = PageGetItemId(gpage, ins->target);
+
+		if (ins->first_inplace)
+			memcpy(PageGetItem(gpage, iid), ins->newitems[0].data, ins->newitems[0].len);
+		else
+		{
+			Size		sz = MAXALIGN(ins->newitems[0].len);
+
+			CfPageGetOpaque(gpage)->garbage += MAXALIGN(ItemIdGetLength(iid));
+			ph->pd_upper -= sz;
+			memcpy((char *) gpage + ph->pd_upper, ins->newitems[0].data, ins->newitems[0].len);
+			ItemIdSetNormal(iid, ph->pd_upper, ins->newitems[0].len);
+		}
+		at = ins->target + 1;
+		if (ins->nnew == 2 &&
+			PageAddItem(gpage, (Item) ins->newitems[1].data, ins->newitems[1].len, at, false, false) != at)
+			elog(ERROR, "could not add run item");
+	}
+	else if (PageAddItem(gpage, (Item) ins->newitems[0].data, ins->newitems[0].len, at, false, false) != at)
+		elog(ERROR, "could not add run item");
+	install_copy(ins, gpage, old_upper);
+}
+
+/*
+ * The fast path: write the new images in place, or into the leaf's free
+ * space, in one hand-built record (cfwal.c); false if they do not fit.
+ */
+static bool
+write_in_free_space(CfInsert *ins)
+{
+	Size		need = 0;
+	Size		freespace = ((PageHeader) ins->page)->pd_upper - ((PageHeader) ins->page)->pd_lower;
+
+	for (int i = ins->first_inplace ? 1 : 0; i < ins->nnew; i++)
+		need += MAXALIGN(ins->newitems[i].len);
+	need += sizeof(ItemIdData) * (ins->same ? ins->nnew - 1 : ins->nnew);
+	if (need > freespace)
+		return false;
+	if (ins->same && ins->first_inplace && ins->nnew == 1)
+		cfWalOverwrite(ins->rel, ins->buf, ins->target, ins->newitems[0].data, ins->newitems[0].len);
+	else
+		add_items(ins);
+	return true;
+}
+
+/* Rebuild the leaf with the new images (compacting it), or split it if they do not fit. */
+static void
+rebuild_or_split(CfInsert *ins)
+{
+	int			n;
+	CfItem	   *items = cfPageItems(ins->rel, ins->page, &n);
+	CfItem	   *all = palloc(sizeof(CfItem) * (n + 2));
+	int			k = 0;
+	int			idx = ins->target - ins->first;
+	int			newpos;
+
+	for (int i = 0; i < idx; i++)
+		all[k++] = items[i];
+	newpos = k;
+	if (ins->first_inplace)
+		ins->newitems[0] = with_capacity(ins->newitems[0], items[idx].len);
+	for (int i = 0; i < ins->nnew; i++)
+		all[k++] = ins->newitems[i];
+	for (int i = ins->same ? idx + 1 : idx; i < n; i++)
+		all[k++] = items[i];
+	/* the rebuild overwrites the page: copy what points into it */
+	cfItemsCopy(all, k, newpos, ins->nnew);
+	if (!cfItemsFitPage(ins->page, all, k))
+		fit_room(ins->page, all, k, newpos, ins->nnew, ins->imglen, ins->newcell);
+	cfRewritePage(ins->rel, ins->info, ins->buf, ins->stack, all, k, newpos + ins->newcell, InvalidBuffer);
+}
+
 /*
  * Insert one cell version.  cellrun is a run of one cell carrying its row
  * key and super column.  The caller has validated sizes and values.
@@ -179,253 +482,27 @@ run_holds(Relation rel, const char *src, const CfKey *key)
 void
 cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 {
-	CfKey		key;
-	CfStack    *stack;
-	Buffer		buf;
-	Page		page;
-	CfPageOpaque op;
-	OffsetNumber first,
-				max,
-				target = InvalidOffsetNumber;
-	CfRun		run;
-	bool		same = false;
-	bool		first_inplace = false;
-	CfItem		newitems[2];
-	Size		imglen[2] = {0, 0};	/* their images, without room to grow */
-	int			nnew;
-	int			newcell = 0;	/* which of newitems holds the new cell */
+	CfInsert	ins;
 	MemoryContext tmp,
 				old;
 
 	tmp = AllocSetContextCreate(CurrentMemoryContext, "cfstore insert", ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(tmp);
 
-	cfCellKey(cellrun, &cellrun->cells[0], &key);
-	for (;;)
-	{
-		buf = cfDescend(rel, info, &key, true, &stack, NULL, NULL);
-		if (!BufferIsValid(buf))
-		{
-			cfTreeEnsure(rel, info);
-			continue;
-		}
-		page = BufferGetPage(buf);
-		op = CfPageGetOpaque(page);
-		if (!(op->flags & CF_PAGE_INCOMPLETE_SPLIT))
-			break;
-		cfFinishSplit(rel, info, buf, stack);
-		UnlockReleaseBuffer(buf);
-	}
-
-	/* the run the cell belongs in: the last whose first key is at or below it */
-	first = CfPageFirstData(op);
-	max = PageGetMaxOffsetNumber(page);
-	{
-		OffsetNumber lo = first,
-					hi = max + 1;
-
-		while (lo < hi)
-		{
-			OffsetNumber mid = lo + (hi - lo) / 2;
-
-			if (cfRunCompare(rel, &info->order, PageGetItem(page, cfPageItemId(rel, page, mid)), &key) <= 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		/* lo is the first run above the key */
-		target = lo > first ? lo - 1 : InvalidOffsetNumber;
-	}
-
-	/* same row key and super column as the target run, or as the next one? */
-	for (int pass = 0; pass < 2 && !same; pass++)
-	{
-		OffsetNumber off = pass == 0 ? target : (target == InvalidOffsetNumber ? first : target + 1);
-
-		if (off == InvalidOffsetNumber || off > max)
-			continue;
-		if (run_holds(rel, PageGetItem(page, cfPageItemId(rel, page, off)), &key))
-		{
-			ItemId		iid = cfPageItemId(rel, page, off);
-
-			cfRunDecode(rel, PageGetItem(page, iid), ItemIdGetLength(iid), &run, tmp);
-			target = off;
-			same = true;
-		}
-	}
-
-	if (same)
-	{
-		ItemId		iid = cfPageItemId(rel, page, target);
-		Size		cap = ItemIdGetLength(iid);
-		int			j = run_position(info, &run, &key);
-		bool		tail = true;
-		CfItem		img;
-
-		/* is this the last run of its row (and super column) here? it grows */
-		if (target < max)
-			tail = !run_holds(rel, PageGetItem(page, cfPageItemId(rel, page, target + 1)), &key);
-		run_insert_cell(&run, &cellrun->cells[0], j);
-		img = run_item_inserted(info, &run, j, PageGetItem(page, iid));
-		imglen[0] = img.len;
-		nnew = 1;
-		if (img.len <= cap)
-		{
-			/* rewrite in place: only the bytes from the new cell on change */
-			newitems[0] = img;
-			first_inplace = true;
-		}
-		else if (img.len > CF_RUN_MAX && run.ncells > 1)
-		{
-			/* split the run: after its last old cell when appending, else in the middle */
-			CfRun		a = run,
-						b = run;
-
-			a.ncells = (j == run.ncells - 1) ? run.ncells - 1 : run.ncells / 2;
-			b.cells = run.cells + a.ncells;
-			b.ncells = run.ncells - a.ncells;
-			newitems[0] = run_item(info, &a);
-			imglen[0] = newitems[0].len;
-			first_inplace = newitems[0].len <= cap;
-			newitems[1] = run_item(info, &b);
-			imglen[1] = newitems[1].len;
-			newcell = j >= a.ncells ? 1 : 0;
-			if (tail)
-				newitems[1] = with_capacity(newitems[1], grown_capacity(newitems[1].len));
-			nnew = 2;
-		}
-		else
-			newitems[0] = tail ? with_capacity(img, grown_capacity(img.len)) : img;
-	}
+	memset(&ins, 0, sizeof(ins));
+	ins.rel = rel;
+	ins.info = info;
+	cfCellKey(cellrun, &cellrun->cells[0], &ins.key);
+	lock_leaf(&ins);
+	find_run(&ins, tmp);
+	if (ins.same)
+		grow_run(&ins, cellrun);
 	else
-	{
-		CfRun		single = *cellrun;
-		uint8		keyref[CF_LONGREF_SIZE],
-					scref[CF_LONGREF_SIZE];
+		new_run(&ins, cellrun);
+	if (!write_in_free_space(&ins))
+		rebuild_or_split(&ins);
 
-		/* a new run: long key and super column get chains of their own */
-		if (CfPartIsLong(single.keylen) && single.keyref == NULL)
-		{
-			cfOverflowWrite(rel, single.key, single.keylen, keyref);
-			single.keyref = keyref;
-		}
-		if (CfPartIsLong(single.sclen) && single.scref == NULL)
-		{
-			cfOverflowWrite(rel, single.sc, single.sclen, scref);
-			single.scref = scref;
-		}
-		newitems[0] = run_item(info, &single);
-		imglen[0] = newitems[0].len;
-		newitems[0] = with_capacity(newitems[0], grown_capacity(newitems[0].len));
-		nnew = 1;
-		target = target == InvalidOffsetNumber ? first : target + 1;
-	}
-
-	/* fast path: the new images fit the page's free space */
-	{
-		Size		need = 0;
-		Size		freespace = ((PageHeader) page)->pd_upper - ((PageHeader) page)->pd_lower;
-
-		for (int i = first_inplace ? 1 : 0; i < nnew; i++)
-			need += MAXALIGN(newitems[i].len);
-		need += sizeof(ItemIdData) * (same ? nnew - 1 : nnew);
-		if (need <= freespace && same && first_inplace && nnew == 1)
-			cfWalOverwrite(rel, buf, target, newitems[0].data, newitems[0].len);
-		else if (need <= freespace)
-		{
-			/* new item images at pd_upper, line pointers from target on */
-			PGAlignedBlock copy;
-			Page		gpage = copy.data;
-			PageHeader	ph = (PageHeader) gpage;
-			OffsetNumber at = target;
-			uint16		ranges[10];
-			uint16		old_upper = ((PageHeader) page)->pd_upper;
-
-			memcpy(gpage, page, BLCKSZ);
-			if (same)
-			{
-				ItemId		iid = PageGetItemId(gpage, target);
-
-				if (first_inplace)
-					memcpy(PageGetItem(gpage, iid), newitems[0].data, newitems[0].len);
-				else
-				{
-					Size		sz = MAXALIGN(newitems[0].len);
-
-					CfPageGetOpaque(gpage)->garbage += MAXALIGN(ItemIdGetLength(iid));
-					ph->pd_upper -= sz;
-					memcpy((char *) gpage + ph->pd_upper, newitems[0].data, newitems[0].len);
-					ItemIdSetNormal(iid, ph->pd_upper, newitems[0].len);
-				}
-				at = target + 1;
-				if (nnew == 2 &&
-					PageAddItem(gpage, (Item) newitems[1].data, newitems[1].len, at, false, false) != at)
-					elog(ERROR, "could not add run item");
-			}
-			else if (PageAddItem(gpage, (Item) newitems[0].data, newitems[0].len, at, false, false) != at)
-				elog(ERROR, "could not add run item");
-
-			/*
-			 * What may have changed: the page header; line pointers from the
-			 * first that changed; the new images (over the zeroed hole, so
-			 * their room to grow is not logged); the opaque data; a run
-			 * rewritten in place.  Only the bytes that differ are logged.
-			 */
-			ranges[0] = 0;
-			ranges[1] = SizeOfPageHeaderData;
-			ranges[2] = (char *) PageGetItemId(gpage, target) - (char *) gpage;
-			ranges[3] = ph->pd_lower;
-			ranges[4] = ph->pd_upper;
-			ranges[5] = old_upper;
-			ranges[6] = ph->pd_special;
-			ranges[7] = BLCKSZ;
-			if (same && first_inplace)
-			{
-				ItemId		iid = PageGetItemId(gpage, target);
-
-				ranges[8] = ItemIdGetOffset(iid);
-				ranges[9] = ItemIdGetOffset(iid) + newitems[0].len;
-			}
-			else
-				ranges[8] = ranges[9] = 0;
-			{
-				uint16		changed[2 * CF_WAL_MAX_RANGES];
-				int			nchanged = cfWalChangedRanges(page, gpage, ranges, 5, changed);
-
-				if (nchanged >= 0)
-					cfWalInstallRanges(rel, buf, gpage, changed, nchanged);
-				else
-					cfWalInstallRanges(rel, buf, gpage, ranges, 5);
-			}
-		}
-		else
-		{
-			/* rebuild (compacting) or split the page */
-			int			n;
-			CfItem	   *items = cfPageItems(rel, page, &n);
-			CfItem	   *all = palloc(sizeof(CfItem) * (n + 2));
-			int			k = 0;
-			int			idx = target - first;
-			int			newpos;
-
-			for (int i = 0; i < idx; i++)
-				all[k++] = items[i];
-			newpos = k;
-			if (first_inplace)
-				newitems[0] = with_capacity(newitems[0], items[idx].len);
-			for (int i = 0; i < nnew; i++)
-				all[k++] = newitems[i];
-			for (int i = same ? idx + 1 : idx; i < n; i++)
-				all[k++] = items[i];
-			/* the rebuild overwrites the page: copy what points into it */
-			cfItemsCopy(all, k, newpos, nnew);
-			if (!cfItemsFitPage(page, all, k))
-				fit_room(page, all, k, newpos, nnew, imglen, newcell);
-			cfRewritePage(rel, info, buf, stack, all, k, newpos + newcell, InvalidBuffer);
-		}
-	}
-
-	UnlockReleaseBuffer(buf);
+	UnlockReleaseBuffer(ins.buf);
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(tmp);
 }
