@@ -23,6 +23,8 @@ OBJS = \
 	src/storage/cfwal.o \
 	src/storage/cfinsert.o \
 	src/storage/cfvisibility.o \
+	src/storage/cfwalk.o \
+	src/storage/cfreconcile.o \
 	src/storage/cfslice.o \
 	src/storage/cfwrite.o \
 	src/storage/cfvacuum.o \

@@ -28,7 +28,7 @@
  * for it, so every move-right goes on through its right-link to R, which
  * covers the key now, and nothing is ever inserted into it.  A forward
  * walk reads it as the empty page it is and follows its right-link; a
- * backward walk (walk_left in cfslice.c) steps around it.  A low key
+ * backward walk (cfWalkLeft in cfwalk.c) steps around it.  A low key
  * learnt from L's old separator is above R's new one, which only makes a
  * slice look for its container's tombstones further left than needed.
  *

@@ -360,7 +360,7 @@ typedef struct CfRelInfo
 	/*
 	 * Readers' image of the root page when it is an internal page, taken
 	 * from block rootcopy_blkno (InvalidBlockNumber: none); stale once a
-	 * descent from it had to move right.  See read_descend in cfslice.c.
+	 * descent from it had to move right.  See cfReadDescend in cfsearch.c.
 	 */
 	BlockNumber rootcopy_blkno;
 	bool		rootcopy_stale;
@@ -513,7 +513,7 @@ extern Buffer cfNewPage(Relation rel);
 extern bool cfCellVisible(CfCell *cell, uint8 *flagsptr, Buffer buf, Snapshot snapshot);
 
 /* ---------------------------------------------------------------------
- * Reading (cfslice.c)
+ * Reading (cfslice.c, on top of cfwalk.c, cfreconcile.c and cfsearch.c)
  * ---------------------------------------------------------------------
  */
 
