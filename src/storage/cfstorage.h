@@ -502,7 +502,6 @@ extern void cfWalInstallRanges(Relation rel, Buffer buf, Page copy, const uint16
 extern void cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cell);
 
 /* cfrel.c, cffree.c */
-extern void cfTreeInit(Relation rel, ForkNumber fork, int32 cf_id);
 extern void cfTreeEnsure(Relation rel, CfRelInfo *info);
 extern Buffer cfNewPage(Relation rel);
 
