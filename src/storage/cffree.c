@@ -135,6 +135,31 @@ try_lock(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy, bool cl
 }
 
 /*
+ * For an unlink of leaf blkno: its sibling sib, locked exclusively without
+ * waiting (try_lock), if it is a live leaf whose link back leads to blkno
+ * (its right-link if it is the left sibling, else its left-link); else
+ * InvalidBuffer, holding nothing.
+ */
+static Buffer
+lock_sibling(Relation rel, BlockNumber sib, BlockNumber blkno, bool left_sibling,
+			 BufferAccessStrategy strategy)
+{
+	Buffer		buf = try_lock(rel, sib, strategy, false);
+	CfPageOpaque op;
+
+	if (!BufferIsValid(buf))
+		return InvalidBuffer;
+	if (CfPageIsCfstore(BufferGetPage(buf)))
+	{
+		op = CfPageGetOpaque(BufferGetPage(buf));
+		if ((left_sibling ? op->right : op->left) == blkno && op->level == 0 && !CfPageIsDead(op))
+			return buf;
+	}
+	UnlockReleaseBuffer(buf);
+	return InvalidBuffer;
+}
+
+/*
  * Unlink the empty leaf blkno from the tree (see "Unlinking" above), if it
  * still is one and the pages around it can be had without waiting.
  * Returns whether it did.
@@ -197,29 +222,13 @@ cfUnlinkLeaf(Relation rel, CfRelInfo *info, BlockNumber blkno, BufferAccessStrat
 	left = op->left;
 	if (left != InvalidBlockNumber)
 	{
-		CfPageOpaque sop;
-
-		sbuf = try_lock(rel, left, strategy, false);
+		sbuf = lock_sibling(rel, left, blkno, true, strategy);
 		if (!BufferIsValid(sbuf))
 			goto out_leaf;
-		if (!CfPageIsCfstore(BufferGetPage(sbuf)))
-			goto out_leaf;
-		sop = CfPageGetOpaque(BufferGetPage(sbuf));
-		if (sop->right != blkno || sop->level != 0 || CfPageIsDead(sop))
-			goto out_leaf;
 	}
-	rbuf = try_lock(rel, right, strategy, false);
+	rbuf = lock_sibling(rel, right, blkno, false, strategy);
 	if (!BufferIsValid(rbuf))
 		goto out_leaf;
-	{
-		CfPageOpaque rop;
-
-		if (!CfPageIsCfstore(BufferGetPage(rbuf)))
-			goto out_leaf;
-		rop = CfPageGetOpaque(BufferGetPage(rbuf));
-		if (rop->left != blkno || rop->level != 0 || CfPageIsDead(rop))
-			goto out_leaf;
-	}
 
 	{
 		GenericXLogState *state = GenericXLogStart(rel);
