@@ -590,6 +590,7 @@ cfSliceFeed(void *arg, const CfRun *run, CfCell *cell, Buffer buf)
  * Container tombstones read ahead of a slice
  * ---------------------------------------------------------------------
  */
+/* A reading of one container's tombstones: the newest visible one's time. */
 typedef struct CfMarkerScan
 {
 	CfSliceState *s;
@@ -597,6 +598,16 @@ typedef struct CfMarkerScan
 	int64		del;
 	bool		ended;
 } CfMarkerScan;
+
+/* Start a reading of the tombstones of the row of s, or of its super column sc. */
+static void
+marker_scan_init(CfMarkerScan *m, CfSliceState *s, bytea *sc)
+{
+	m->s = s;
+	m->sc = sc;
+	m->del = CF_NO_DELETION;
+	m->ended = false;
+}
 
 /* Consumer collecting the tombstones of one container. */
 static CfFeed
@@ -631,11 +642,7 @@ marker_position(CfSliceState *s, bytea *sc, CfKey *pos)
 	pos->bound = -1;
 }
 
-/*
- * Whether the run at off of a locked page belongs to the container whose
- * tombstones are at pos: CF_RUN_OTHER if not, else whether it starts with a
- * tombstone.  Only the run's first cell is read.
- */
+/* How a run opens, for a container whose tombstones are looked for (run_opens). */
 typedef enum CfRunOpens
 {
 	CF_RUN_OTHER,
@@ -643,6 +650,11 @@ typedef enum CfRunOpens
 	CF_RUN_CELL_FIRST
 } CfRunOpens;
 
+/*
+ * Whether the run at off of a locked page belongs to the container whose
+ * tombstones are at pos: CF_RUN_OTHER if not, else whether it starts with a
+ * tombstone.  Only the run's first cell is read.
+ */
 static CfRunOpens
 run_opens(CfSliceState *s, Page page, OffsetNumber off, const CfKey *pos)
 {
@@ -673,10 +685,7 @@ page_markers(CfSliceState *s, Buffer buf, bytea *sc, const CfKey *pos)
 
 	cfCheckHorizon(s->rel, page, cfHorizonSnapshot(s->snapshot));
 
-	m.s = s;
-	m.sc = sc;
-	m.del = CF_NO_DELETION;
-	m.ended = false;
+	marker_scan_init(&m, s, sc);
 	/*
 	 * The page covers pos, so a first run that is the container's is its
 	 * first one (rows often start their page); else search for it.
@@ -719,10 +728,7 @@ read_markers(CfSliceState *s, bytea *sc, BlockNumber blkno, BlockNumber left)
 	BlockNumber clean = InvalidBlockNumber;
 	MemoryContext old;
 
-	m.s = s;
-	m.sc = sc;
-	m.del = CF_NO_DELETION;
-	m.ended = false;
+	marker_scan_init(&m, s, sc);
 	marker_position(s, sc, &pos);
 	cfWalkInit(&w, s->rel, s->info, &pos, false, s->pagecxt, s->cxt, s->snapshot);
 	old = MemoryContextSwitchTo(s->pagecxt);

@@ -312,7 +312,7 @@ cfNextRowKeys(Relation rel, const bytea *from, bool inclusive, bytea **keys, int
  * ---------------------------------------------------------------------
  */
 
-/* Consumer for a page sample: every column's newest visible live version. */
+/* What a page sample collects (sample_feed). */
 typedef struct CfSample
 {
 	Relation	rel;
@@ -323,6 +323,7 @@ typedef struct CfSample
 	int64		now;
 } CfSample;
 
+/* Consumer for a page sample: every column's newest visible live version. */
 static CfFeed
 sample_feed(void *arg, const CfRun *run, CfCell *cell, Buffer buf)
 {
