@@ -269,6 +269,7 @@ typedef enum CfReclaimKind
 	CF_RECLAIM_DEAD_HELD		/* a dead leaf some snapshot may still reach */
 } CfReclaimKind;
 
+/* What cfReclaimPages does with the locked page (see CfReclaimKind). */
 static CfReclaimKind
 reclaim_kind(Page page, bool overflow, TransactionId oldest_xmin)
 {

@@ -607,6 +607,7 @@ cfRunAppendedSize(const CfRun *run, Size used)
 	return used + cell_size(run, run->ncells - 1, &nc, &prevxid);
 }
 
+/* Encode such a run (see cfRunAppendedSize) into dst. */
 void
 cfRunEncodeAppended(const CfRun *run, const char *src, Size used, char *dst)
 {

@@ -199,6 +199,7 @@ cf_parallelscan_estimate(Relation rel)
 	return 0;
 }
 
+/* Parallel scans are switched off: never runs. */
 static Size
 cf_parallelscan_initialize(Relation rel, ParallelTableScanDesc pscan pg_attribute_unused())
 {
@@ -206,6 +207,7 @@ cf_parallelscan_initialize(Relation rel, ParallelTableScanDesc pscan pg_attribut
 	return 0;
 }
 
+/* Parallel scans are switched off: never runs. */
 static void
 cf_parallelscan_reinitialize(Relation rel, ParallelTableScanDesc pscan pg_attribute_unused())
 {
@@ -220,16 +222,19 @@ cf_index_fetch_begin(Relation rel)
 	return NULL;
 }
 
+/* No index fetch is ever begun: nothing to reset. */
 static void
 cf_index_fetch_reset(struct IndexFetchTableData *data pg_attribute_unused())
 {
 }
 
+/* No index fetch is ever begun: nothing to end. */
 static void
 cf_index_fetch_end(struct IndexFetchTableData *data pg_attribute_unused())
 {
 }
 
+/* Indexes on storage relations are refused: never runs. */
 static bool
 cf_index_fetch_tuple(struct IndexFetchTableData *data, ItemPointer tid pg_attribute_unused(),
 					 Snapshot snapshot pg_attribute_unused(),
@@ -250,12 +255,14 @@ cf_tuple_fetch_row_version(Relation rel, ItemPointer tid pg_attribute_unused(),
 	return false;
 }
 
+/* No tid names a row for good: none is valid. */
 static bool
 cf_tuple_tid_valid(TableScanDesc scan pg_attribute_unused(), ItemPointer tid pg_attribute_unused())
 {
 	return false;
 }
 
+/* Rows have no versions chained by tid: the tid stays as it is. */
 static void
 cf_tuple_get_latest_tid(TableScanDesc scan pg_attribute_unused(),
 						ItemPointer tid pg_attribute_unused())
@@ -271,6 +278,7 @@ cf_tuple_satisfies_snapshot(Relation rel pg_attribute_unused(),
 	return true;
 }
 
+/* Indexes on storage relations are refused: never runs. */
 static TransactionId
 cf_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate pg_attribute_unused())
 {
@@ -345,6 +353,7 @@ cf_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid,
 	insert_row(rel, cfRelationColumnFamily(rel), slot, cid);
 }
 
+/* INSERT ... ON CONFLICT is refused. */
 static void
 cf_tuple_insert_speculative(Relation rel, TupleTableSlot *slot pg_attribute_unused(),
 							CommandId cid pg_attribute_unused(), int options pg_attribute_unused(),
@@ -354,6 +363,7 @@ cf_tuple_insert_speculative(Relation rel, TupleTableSlot *slot pg_attribute_unus
 	not_supported(rel, "INSERT ... ON CONFLICT", "cfstore.insert() already overwrites by timestamp.");
 }
 
+/* INSERT ... ON CONFLICT is refused. */
 static void
 cf_tuple_complete_speculative(Relation rel, TupleTableSlot *slot pg_attribute_unused(),
 							  uint32 specToken pg_attribute_unused(),
@@ -377,6 +387,7 @@ cf_multi_insert(Relation rel, TupleTableSlot **slots, int nslots, CommandId cid,
 		insert_row(rel, cf, slots[i], cid);
 }
 
+/* DELETE on a storage relation is refused (cfstore.remove() deletes). */
 static TM_Result
 cf_tuple_delete(Relation rel, ItemPointer tid pg_attribute_unused(),
 				CommandId cid pg_attribute_unused(), Snapshot snapshot pg_attribute_unused(),
@@ -387,6 +398,7 @@ cf_tuple_delete(Relation rel, ItemPointer tid pg_attribute_unused(),
 	return TM_Ok;
 }
 
+/* UPDATE on a storage relation is refused (a newer cell overwrites). */
 static TM_Result
 cf_tuple_update(Relation rel, ItemPointer otid pg_attribute_unused(),
 				TupleTableSlot *slot pg_attribute_unused(), CommandId cid pg_attribute_unused(),
@@ -399,6 +411,7 @@ cf_tuple_update(Relation rel, ItemPointer otid pg_attribute_unused(),
 	return TM_Ok;
 }
 
+/* Row locks are refused: writers never wait for each other. */
 static TM_Result
 cf_tuple_lock(Relation rel, ItemPointer tid pg_attribute_unused(),
 			  Snapshot snapshot pg_attribute_unused(), TupleTableSlot *slot pg_attribute_unused(),
@@ -410,6 +423,7 @@ cf_tuple_lock(Relation rel, ItemPointer tid pg_attribute_unused(),
 	return TM_Ok;
 }
 
+/* Bulk inserts leave nothing to finish. */
 static void
 cf_finish_bulk_insert(Relation rel pg_attribute_unused(), int options pg_attribute_unused())
 {
@@ -525,6 +539,7 @@ cf_scan_analyze_next_block(TableScanDesc sscan, BlockNumber blockno, BufferAcces
 	return true;
 }
 
+/* ANALYZE: the next sampled cell of the current block as a row. */
 static bool
 cf_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin pg_attribute_unused(),
 						   double *liverows, double *deadrows pg_attribute_unused(),
@@ -540,6 +555,7 @@ cf_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin pg_attr
 	return true;
 }
 
+/* CREATE INDEX on a storage relation is refused. */
 static double
 cf_index_build_range_scan(Relation table_rel, Relation index_rel pg_attribute_unused(),
 						  struct IndexInfo *index_info pg_attribute_unused(),
@@ -556,6 +572,7 @@ cf_index_build_range_scan(Relation table_rel, Relation index_rel pg_attribute_un
 	return 0;
 }
 
+/* CREATE INDEX on a storage relation is refused. */
 static void
 cf_index_validate_scan(Relation table_rel, Relation index_rel pg_attribute_unused(),
 					   struct IndexInfo *index_info pg_attribute_unused(),
@@ -572,6 +589,7 @@ cf_relation_needs_toast_table(Relation rel pg_attribute_unused())
 	return false;
 }
 
+/* The access method of a TOAST table, were there one (there is none, see above). */
 static Oid
 cf_relation_toast_am(Relation rel pg_attribute_unused())
 {
@@ -593,6 +611,7 @@ cf_relation_estimate_size(Relation rel, int32 *attr_widths pg_attribute_unused()
 		*tuples = npages > 1 ? (double) (npages - 1) * 150 : 0;
 }
 
+/* TABLESAMPLE is refused. */
 static bool
 cf_scan_sample_next_block(TableScanDesc scan,
 						  struct SampleScanState *scanstate pg_attribute_unused())
@@ -601,6 +620,7 @@ cf_scan_sample_next_block(TableScanDesc scan,
 	return false;
 }
 
+/* TABLESAMPLE is refused. */
 static bool
 cf_scan_sample_next_tuple(TableScanDesc scan,
 						  struct SampleScanState *scanstate pg_attribute_unused(),
