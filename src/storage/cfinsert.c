@@ -489,9 +489,12 @@ cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 	tmp = AllocSetContextCreate(CurrentMemoryContext, "cfstore insert", ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(tmp);
 
-	memset(&ins, 0, sizeof(ins));
 	ins.rel = rel;
 	ins.info = info;
+	ins.same = false;
+	ins.first_inplace = false;
+	ins.imglen[0] = ins.imglen[1] = 0;
+	ins.newcell = 0;
 	cfCellKey(cellrun, &cellrun->cells[0], &ins.key);
 	lock_leaf(&ins);
 	find_run(&ins, tmp);

@@ -333,7 +333,7 @@ pass_page(Relation rel, Buffer buf, int lockmode, CfKey *lowkey, MemoryContext l
  * page's first, whose separator is the page's own low key, already there.
  * The child comes back locked: exclusively if a leaf and forupdate.
  */
-static Buffer
+static inline Buffer
 descend_downlink(Relation rel, CfRelInfo *info, Page page, BlockNumber blkno, Buffer parent,
 				 const CfKey *key, bool forupdate, CfStack **stack, CfKey *lowkey, MemoryContext lowcxt)
 {

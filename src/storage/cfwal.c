@@ -71,7 +71,7 @@ changed_range_end(const char *a, const char *b, Size start, Size len, Size *next
 }
 
 /* Append a fragment (page offset off, len bytes from src) to a delta of dlen bytes; its new length. */
-static Size
+static inline Size
 put_fragment(char *delta, Size dlen, OffsetNumber off, const char *src, OffsetNumber len)
 {
 	memcpy(delta + dlen, &off, sizeof(off));
