@@ -18,8 +18,13 @@ OBJS = \
 	src/api/cfargs.o \
 	src/storage/cfpage.o \
 	src/storage/cfrel.o \
+	src/storage/cfsearch.o \
+	src/storage/cfsplit.o \
+	src/storage/cfwal.o \
 	src/storage/cfinsert.o \
 	src/storage/cfvisibility.o \
+	src/storage/cfwalk.o \
+	src/storage/cfreconcile.o \
 	src/storage/cfslice.o \
 	src/storage/cfwrite.o \
 	src/storage/cfvacuum.o \

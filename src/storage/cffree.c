@@ -3,7 +3,8 @@
  * cffree.c
  *	  Freeing pages: unlinking empty leaves from the tree, and reclaiming
  *	  the pages nothing can reach any more (dead leaves, overflow chains
- *	  nothing refers to) for cfNewPage.
+ *	  nothing refers to) for cfNewPage, which allocates pages and lives
+ *	  here beside them (as nbtpage.c keeps _bt_getbuf beside _bt_pagedel).
  *
  * Unlinking.  A leaf that VACUUM left empty (its row's columns expired or
  * were deleted, and new columns land elsewhere) is taken out of the tree
@@ -27,7 +28,7 @@
  * for it, so every move-right goes on through its right-link to R, which
  * covers the key now, and nothing is ever inserted into it.  A forward
  * walk reads it as the empty page it is and follows its right-link; a
- * backward walk (walk_left in cfslice.c) steps around it.  A low key
+ * backward walk (cfWalkLeft in cfwalk.c) steps around it.  A low key
  * learnt from L's old separator is above R's new one, which only makes a
  * slice look for its container's tombstones further left than needed.
  *
@@ -134,6 +135,31 @@ try_lock(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy, bool cl
 }
 
 /*
+ * For an unlink of leaf blkno: its sibling sib, locked exclusively without
+ * waiting (try_lock), if it is a live leaf whose link back leads to blkno
+ * (its right-link if it is the left sibling, else its left-link); else
+ * InvalidBuffer, holding nothing.
+ */
+static Buffer
+lock_sibling(Relation rel, BlockNumber sib, BlockNumber blkno, bool left_sibling,
+			 BufferAccessStrategy strategy)
+{
+	Buffer		buf = try_lock(rel, sib, strategy, false);
+	CfPageOpaque op;
+
+	if (!BufferIsValid(buf))
+		return InvalidBuffer;
+	if (CfPageIsCfstore(BufferGetPage(buf)))
+	{
+		op = CfPageGetOpaque(BufferGetPage(buf));
+		if ((left_sibling ? op->right : op->left) == blkno && op->level == 0 && !CfPageIsDead(op))
+			return buf;
+	}
+	UnlockReleaseBuffer(buf);
+	return InvalidBuffer;
+}
+
+/*
  * Unlink the empty leaf blkno from the tree (see "Unlinking" above), if it
  * still is one and the pages around it can be had without waiting.
  * Returns whether it did.
@@ -196,29 +222,13 @@ cfUnlinkLeaf(Relation rel, CfRelInfo *info, BlockNumber blkno, BufferAccessStrat
 	left = op->left;
 	if (left != InvalidBlockNumber)
 	{
-		CfPageOpaque sop;
-
-		sbuf = try_lock(rel, left, strategy, false);
+		sbuf = lock_sibling(rel, left, blkno, true, strategy);
 		if (!BufferIsValid(sbuf))
 			goto out_leaf;
-		if (!CfPageIsCfstore(BufferGetPage(sbuf)))
-			goto out_leaf;
-		sop = CfPageGetOpaque(BufferGetPage(sbuf));
-		if (sop->right != blkno || sop->level != 0 || CfPageIsDead(sop))
-			goto out_leaf;
 	}
-	rbuf = try_lock(rel, right, strategy, false);
+	rbuf = lock_sibling(rel, right, blkno, false, strategy);
 	if (!BufferIsValid(rbuf))
 		goto out_leaf;
-	{
-		CfPageOpaque rop;
-
-		if (!CfPageIsCfstore(BufferGetPage(rbuf)))
-			goto out_leaf;
-		rop = CfPageGetOpaque(BufferGetPage(rbuf));
-		if (rop->left != blkno || rop->level != 0 || CfPageIsDead(rop))
-			goto out_leaf;
-	}
 
 	{
 		GenericXLogState *state = GenericXLogStart(rel);
@@ -259,6 +269,7 @@ typedef enum CfReclaimKind
 	CF_RECLAIM_DEAD_HELD		/* a dead leaf some snapshot may still reach */
 } CfReclaimKind;
 
+/* What cfReclaimPages does with the locked page (see CfReclaimKind). */
 static CfReclaimKind
 reclaim_kind(Page page, bool overflow, TransactionId oldest_xmin)
 {
@@ -455,6 +466,46 @@ cfReclaimPages(Relation rel, const CfBlockSet *tree, const CfBlockSet *heads, bo
 	cfBlockSetFree(&used);
 	if (recorded)
 		IndexFreeSpaceMapVacuum(rel);
+}
+
+/*
+ * A page for new contents, pinned and exclusively locked: a page VACUUM
+ * reclaimed (cfReclaimPages records them in the free space map), else a
+ * new page at the end of the relation.  The free space map is only a hint:
+ * a page it names is taken if it is still free (or new, after a crash) and
+ * nobody holds its lock, as nbtree takes its recycled pages.  The caller
+ * initialises the page and logs it whole.
+ */
+Buffer
+cfNewPage(Relation rel)
+{
+	Buffer		buf;
+
+	for (;;)
+	{
+		BlockNumber blkno = GetFreeIndexPage(rel);
+		Page		page;
+
+		if (blkno == InvalidBlockNumber)
+			break;
+		if (blkno == CF_META_BLOCK || blkno >= RelationGetNumberOfBlocks(rel))
+			continue;
+		buf = ReadBuffer(rel, blkno);
+		if (ConditionalLockBuffer(buf))
+		{
+			page = BufferGetPage(buf);
+			if (PageIsNew(page) ||
+				(CfPageIsCfstore(page) && (CfPageGetOpaque(page)->flags & CF_PAGE_FREE)))
+				return buf;
+			LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+		}
+		ReleaseBuffer(buf);
+	}
+	LockRelationForExtension(rel, ExclusiveLock);
+	buf = ReadBuffer(rel, P_NEW);
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	UnlockRelationForExtension(rel, ExclusiveLock);
+	return buf;
 }
 
 /* The metapage's count of dead leaves not yet freed. */

@@ -101,6 +101,14 @@ refuse_storage_ddl(RangeVar *rv, const char *what)
 			 errhint("Change column families with cfstore.update_column_family() and drop them with cfstore.drop_column_family().")));
 }
 
+/* Raise the error for DDL that would change a storage relation if rv names one. */
+static void
+refuse_if_storage(RangeVar *rv, const char *what)
+{
+	if (names_storage(rv))
+		refuse_storage_ddl(rv, what);
+}
+
 /* Whether an ALTER TABLE subcommand leaves a storage relation's columns and rows alone. */
 static bool
 harmless_alter(AlterTableType subtype)
@@ -137,12 +145,32 @@ check_alter_table(AlterTableStmt *stmt)
 		if (target && !harmless_alter(cmd->subtype))
 			refuse_storage_ddl(stmt->relation, "alter");
 		if ((cmd->subtype == AT_AttachPartition || cmd->subtype == AT_DetachPartition) &&
-			IsA(cmd->def, PartitionCmd) && names_storage(((PartitionCmd *) cmd->def)->name))
-			refuse_storage_ddl(((PartitionCmd *) cmd->def)->name, "attach or detach");
-		if (cmd->subtype == AT_AddInherit && IsA(cmd->def, RangeVar) && names_storage((RangeVar *) cmd->def))
-			refuse_storage_ddl((RangeVar *) cmd->def, "inherit from");
+			IsA(cmd->def, PartitionCmd))
+			refuse_if_storage(((PartitionCmd *) cmd->def)->name, "attach or detach");
+		if (cmd->subtype == AT_AddInherit && IsA(cmd->def, RangeVar))
+			refuse_if_storage((RangeVar *) cmd->def, "inherit from");
 	}
 }
+
+/*
+ * The statements that name one relation, which must not be a storage
+ * relation: where the statement keeps its name (a RangeVar, NULL when it
+ * names no relation), and what it would do to it.
+ */
+static const struct
+{
+	NodeTag		tag;
+	size_t		name;
+	const char *what;
+}			one_relation_ddl[] =
+{
+	{T_RenameStmt, offsetof(RenameStmt, relation), "rename"},
+	{T_AlterObjectSchemaStmt, offsetof(AlterObjectSchemaStmt, relation), "move"},
+	{T_CreateTrigStmt, offsetof(CreateTrigStmt, relation), "create a trigger on"},
+	{T_RuleStmt, offsetof(RuleStmt, relation), "create a rule on"},
+	{T_CreatePolicyStmt, offsetof(CreatePolicyStmt, table), "create a policy on"},
+	{T_AlterPolicyStmt, offsetof(AlterPolicyStmt, table), "alter a policy on"},
+};
 
 /*
  * Refuse DDL that would change the shape of a storage relation (see the
@@ -160,34 +188,9 @@ check_storage_ddl(Node *parsetree)
 		case T_AlterTableStmt:
 			check_alter_table((AlterTableStmt *) parsetree);
 			break;
-		case T_RenameStmt:
-			if (names_storage(((RenameStmt *) parsetree)->relation))
-				refuse_storage_ddl(((RenameStmt *) parsetree)->relation, "rename");
-			break;
-		case T_AlterObjectSchemaStmt:
-			if (names_storage(((AlterObjectSchemaStmt *) parsetree)->relation))
-				refuse_storage_ddl(((AlterObjectSchemaStmt *) parsetree)->relation, "move");
-			break;
-		case T_CreateTrigStmt:
-			if (names_storage(((CreateTrigStmt *) parsetree)->relation))
-				refuse_storage_ddl(((CreateTrigStmt *) parsetree)->relation, "create a trigger on");
-			break;
-		case T_RuleStmt:
-			if (names_storage(((RuleStmt *) parsetree)->relation))
-				refuse_storage_ddl(((RuleStmt *) parsetree)->relation, "create a rule on");
-			break;
-		case T_CreatePolicyStmt:
-			if (names_storage(((CreatePolicyStmt *) parsetree)->table))
-				refuse_storage_ddl(((CreatePolicyStmt *) parsetree)->table, "create a policy on");
-			break;
-		case T_AlterPolicyStmt:
-			if (names_storage(((AlterPolicyStmt *) parsetree)->table))
-				refuse_storage_ddl(((AlterPolicyStmt *) parsetree)->table, "alter a policy on");
-			break;
 		case T_CreateStmt:
 			foreach(lc, ((CreateStmt *) parsetree)->inhRelations)
-				if (names_storage((RangeVar *) lfirst(lc)))
-					refuse_storage_ddl((RangeVar *) lfirst(lc), "inherit from or partition");
+				refuse_if_storage((RangeVar *) lfirst(lc), "inherit from or partition");
 			break;
 		case T_DropStmt:
 			if (((DropStmt *) parsetree)->removeType == OBJECT_TABLE)
@@ -195,11 +198,14 @@ check_storage_ddl(Node *parsetree)
 				{
 					RangeVar   *rv = makeRangeVarFromNameList(castNode(List, lfirst(lc)));
 
-					if (names_storage(rv))
-						refuse_storage_ddl(rv, "drop");
+					refuse_if_storage(rv, "drop");
 				}
 			break;
 		default:
+			for (size_t i = 0; i < lengthof(one_relation_ddl); i++)
+				if (nodeTag(parsetree) == one_relation_ddl[i].tag)
+					refuse_if_storage(*(RangeVar **) ((char *) parsetree + one_relation_ddl[i].name),
+									  one_relation_ddl[i].what);
 			break;
 	}
 }

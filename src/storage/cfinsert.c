@@ -1,1168 +1,26 @@
 /*-------------------------------------------------------------------------
  *
  * cfinsert.c
- *	  The cfstore B+tree: descent, cell insertion, page splits.
+ *	  Inserting a cell version into the cfstore B+tree.
  *
- * Locking follows Lehman and Yao as nbtree does: a descent holds one
- * buffer lock at a time and moves right past a page whose high key is at or
- * below the key it wants, so it never needs the parent to be consistent
- * with the child.  A page covers [low key, high key): the separator of a
- * downlink is the first key its child may hold.  An inserter locks the leaf
- * exclusively; a split keeps the left page locked while it inserts the
- * downlink into the parent (locks are taken bottom-up only by splitters,
- * top-down only one at a time by everyone, so there is no deadlock).
- *
- * WAL: every change is Generic WAL.  A cell insertion that fits is one
- * record: the run is rewritten into free space at pd_upper (its old image
- * becomes garbage, counted in the page's opaque data and reclaimed when the
- * page is next rebuilt), so the record carries the run and a line pointer,
- * not the page.  A split is two records as in nbtree: (1) left page with
- * INCOMPLETE_SPLIT and its new high key, the new right page as a full image,
- * and the old right sibling's left-link; (2) the parent's new downlink and
- * the left page's flag cleared.  A crash between the two leaves a page that
- * readers cross by its right-link and that the next inserter finishes.
+ * The design is in src/storage/README ("Leaf items: row runs" and "Writes,
+ * WAL and splits").  A cell goes into the run of its row and super column
+ * on the leaf that covers it (cfDescend, cfsearch.c), or into a new run.
+ * The last run of a row gets room to grow, so that an appended cell is
+ * written in place.  A cell insertion that fits is one record: the run is
+ * rewritten in its slot, logging only the bytes that change, or rewritten
+ * into free space at pd_upper (its old image becomes garbage, counted in
+ * the page's opaque data and reclaimed when the page is next rebuilt), so
+ * the record carries the run and a line pointer, not the page (cfwal.c).
+ * Otherwise the page is rebuilt, or split (cfsplit.c).
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include "access/transam.h"
-#include "access/xlog.h"
-#include "access/xloginsert.h"
-#include "miscadmin.h"
-#include "storage/indexfsm.h"
-#include "storage/lmgr.h"
 #include "utils/memutils.h"
 
 #include "storage/cfstorage.h"
-
-static void finish_split(Relation rel, CfRelInfo *info, Buffer lbuf, CfStack *stack);
-static void insert_downlink(Relation rel, CfRelInfo *info, Buffer lbuf, CfStack *stack,
-							const CfKey *sep, BlockNumber rblk);
-
-/* Minus infinity, as a position. */
-static const CfKey cf_minus_infinity = {NULL, 0, NULL, 0, NULL, 0, 0, 0, -1, NULL, NULL, NULL};
-
-/* The key of item off of an internal page, or of a high key. */
-static void
-item_key(Relation rel, Page page, OffsetNumber off, CfKey *key)
-{
-	cfIndexTupleKey(rel, (CfIndexTuple) PageGetItem(page, cfPageItemId(rel, page, off)), key);
-}
-
-/*
- * Whether key lies at or beyond the high key of the internal or leaf page
- * (a descent or a reader must move right).  Every key is beyond a dead
- * page: its key space went to its right sibling (cffree.c).
- */
-bool
-cfBeyondHighKey(Relation rel, CfRelInfo *info, Page page, const CfKey *key)
-{
-	CfPageOpaque op = CfPageGetOpaque(page);
-
-	if (CfPageIsDead(op))
-		return true;
-	if (CfPageIsRightmost(op))
-		return false;
-	return cfIndexTupleCompare(rel, &info->order,
-							   (CfIndexTuple) PageGetItem(page, cfPageItemId(rel, page, CF_HIKEY)), key) <= 0;
-}
-
-/*
- * Raise for the page in buf, which a descent or a walk reached through a
- * downlink or a sibling link expecting a page of the tree at level, and
- * which is not one (cfCheckTreePage).  VACUUM frees an unlinked leaf for
- * other uses (an overflow chain, another place in the tree) only once no
- * snapshot that could hold a pointer to it is left (cffree.c), so on the
- * primary this is corruption.  A standby replays the freeing regardless of
- * its own snapshots unless hot_standby_feedback holds the primary back:
- * there the pointer was read before the freeing, and the read is
- * cancelled, as one that needs versions VACUUM removed is (cfslice.c).
- */
-void
-cfNotTreePage(Relation rel, Buffer buf, uint16 level)
-{
-	if (RecoveryInProgress())
-		cfPageFreedUnderRead(rel);
-	cfCorrupt(rel, BufferGetBlockNumber(buf), "A link leads to a page that is not a tree page at level %u.", level);
-}
-
-/*
- * Cancel a standby read that met a page VACUUM on the primary freed (and
- * perhaps used again) under it.
- */
-void
-cfPageFreedUnderRead(Relation rel)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-			 errmsg("canceling statement due to conflict with recovery"),
-			 errdetail("VACUUM on the primary freed a page of cfstore table \"%s\" that the query was reading.",
-					   RelationGetRelationName(rel)),
-			 errhint("Set hot_standby_feedback = on on the standby to keep it.")));
-}
-
-/*
- * Raise for right-links that lead somewhere they cannot, from block blkno
- * (damage: what is wrong).  On a standby, pages freed and used again under
- * the read can lead anywhere: the read is cancelled instead.
- */
-static pg_attribute_noreturn() void
-right_links_corrupt(Relation rel, BlockNumber blkno, const char *damage)
-{
-	if (RecoveryInProgress())
-		cfPageFreedUnderRead(rel);
-	cfCorrupt(rel, blkno, "%s", damage);
-}
-
-/*
- * Raise for leaf blkno, which a walk to the right reached a second time:
- * right-links lead only to higher keys, so one leads back.
- */
-void
-cfReachedAgain(Relation rel, BlockNumber blkno)
-{
-	right_links_corrupt(rel, blkno, "A walk to the right reached the page a second time.");
-}
-
-/*
- * Raise for a loop moving right from block start that reached more pages
- * than the relation has (cfCountMoveRight).
- */
-void
-cfRightLinksLoop(Relation rel, BlockNumber start)
-{
-	right_links_corrupt(rel, start, "The right-links followed from the page go round in a loop.");
-}
-
-/*
- * Move right from buf (locked in lockmode) while key lies beyond the
- * page's high key; returns the locked page that covers key.
- */
-Buffer
-cfMoveRight(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *key, int lockmode)
-{
-	BlockNumber start = BufferGetBlockNumber(buf);
-	uint32		moves = 0;
-
-	for (;;)
-	{
-		Page		page = BufferGetPage(buf);
-		CfPageOpaque op = CfPageGetOpaque(page);
-		BlockNumber right;
-		uint16		level;
-
-		if (!cfBeyondHighKey(rel, info, page, key))
-			return buf;
-		right = op->right;
-		level = op->level;
-		UnlockReleaseBuffer(buf);
-		CHECK_FOR_INTERRUPTS();
-		cfCountMoveRight(rel, &moves, start);
-		buf = ReadBuffer(rel, right);
-		LockBuffer(buf, lockmode);
-		cfCheckTreePage(rel, buf, level);
-	}
-}
-
-/*
- * On an internal page (or an image of one): the offset of the last
- * downlink whose separator is at or below key.  The first data item is
- * minus infinity.
- */
-OffsetNumber
-cfChooseDownlink(Relation rel, CfRelInfo *info, Page page, const CfKey *key)
-{
-	CfPageOpaque op = CfPageGetOpaque(page);
-	OffsetNumber lo = CfPageFirstData(op);
-	OffsetNumber hi = PageGetMaxOffsetNumber(page);
-
-	/* invariant: item lo is <= key; find the last such */
-	while (lo < hi)
-	{
-		OffsetNumber mid = lo + (hi - lo + 1) / 2;
-
-		if (cfIndexTupleCompare(rel, &info->order,
-								(CfIndexTuple) PageGetItem(page, cfPageItemId(rel, page, mid)), key) <= 0)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	return lo;
-}
-
-/*
- * Pin block child of a descent and let go of its parent, locked in parent.
- * The child's page header and special space, which the descent reads
- * first, are requested from memory before the parent is released, so that
- * the two overlap.
- */
-static Buffer
-descend_to(Relation rel, BlockNumber child, Buffer parent)
-{
-	Buffer		buf = ReadBuffer(rel, child);
-	char	   *page = (char *) BufferGetPage(buf);
-
-	__builtin_prefetch(page);
-	__builtin_prefetch(page + BLCKSZ - sizeof(CfPageOpaqueData));
-	if (BufferIsValid(parent))
-		UnlockReleaseBuffer(parent);
-	return buf;
-}
-
-/*
- * For a descent that will write: finish the split a crash interrupted of
- * the page in *buf (locked, exclusively if a leaf, flagged), as nbtree's
- * descents for insertion do.  Its right half has no downlink yet, and the
- * descent may be about to move right into it; a split of that page would
- * find no downlink to put its own next to.  stack: the pages above, or
- * NULL.  *buf comes back locked again as it was, to be looked at afresh.
- */
-static void
-finish_interrupted(Relation rel, CfRelInfo *info, Buffer *buf, CfStack *stack)
-{
-	BlockNumber blkno = BufferGetBlockNumber(*buf);
-	bool		leaf = CfPageGetOpaque(BufferGetPage(*buf))->level == 0;
-
-	if (!leaf)
-	{
-		/* an internal page is descended under a share lock */
-		LockBuffer(*buf, BUFFER_LOCK_UNLOCK);
-		LockBuffer(*buf, BUFFER_LOCK_EXCLUSIVE);
-	}
-	if (CfPageGetOpaque(BufferGetPage(*buf))->flags & CF_PAGE_INCOMPLETE_SPLIT)
-		finish_split(rel, info, *buf, stack);
-	UnlockReleaseBuffer(*buf);
-	*buf = ReadBuffer(rel, blkno);
-	LockBuffer(*buf, leaf ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
-}
-
-/*
- * Descend from the root to the leaf page that covers key.  The leaf comes
- * back pinned and locked: exclusively if forupdate, else shared.  If stack
- * is not NULL it receives the internal pages passed (for splits); if lowkey
- * is not NULL it receives the leaf's low key (a copy in lowcxt).  Returns
- * InvalidBuffer if the relation has no pages yet.
- *
- * When the backend holds a current image of the root page (CfRelInfo's
- * rootcopy, see read_descend in cfslice.c for why any image of an internal
- * page is a sound start), the descent starts from it, and a descent that
- * reads the root page takes the image.  The stack then names the root the
- * image was taken from, which is what a descent that read the root just
- * before it split would name: a split of the level below moves right from
- * it to the parent that covers the separator, and a split of that page
- * finds it is no longer the root (insert_downlink).
- */
-Buffer
-cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
-		  CfStack **stack, CfKey *lowkey, MemoryContext lowcxt)
-{
-	Buffer		buf;
-	Page		page;
-	CfPageOpaque op;
-	bool		refreshed = false;
-	bool		below_image = false;
-
-	if (stack)
-		*stack = NULL;
-	if (lowkey)
-		*lowkey = cf_minus_infinity;
-
-	if (info->root != InvalidBlockNumber && info->root_level > 0 && cfRootCopyUsable(info))
-	{
-		Page		image = (Page) info->rootcopy.data;
-		OffsetNumber off = cfChooseDownlink(rel, info, image, key);
-		CfIndexTuple itup = (CfIndexTuple) PageGetItem(image, cfPageItemId(rel, image, off));
-
-		if (lowkey && off != CfPageFirstData(CfPageGetOpaque(image)))
-		{
-			CfKey		sep;
-
-			cfIndexTupleKey(rel, itup, &sep);
-			cfKeyCopy(&sep, lowkey, lowcxt);
-		}
-		if (stack)
-		{
-			CfStack    *s = palloc(sizeof(CfStack));
-
-			s->blkno = info->rootcopy_blkno;
-			s->parent = NULL;
-			*stack = s;
-		}
-		buf = descend_to(rel, itup->child, InvalidBuffer);
-		LockBuffer(buf, (CfPageGetOpaque(image)->level == 1 && forupdate) ? BUFFER_LOCK_EXCLUSIVE
-				   : BUFFER_LOCK_SHARE);
-		cfCheckTreePage(rel, buf, CfPageGetOpaque(image)->level - 1);
-		below_image = true;
-	}
-	else
-	{
-		for (;;)
-		{
-			if (info->root == InvalidBlockNumber)
-			{
-				if (RelationGetNumberOfBlocks(rel) > 0)
-				{
-					cfRelInfoRefreshRoot(rel, info);
-					refreshed = true;
-				}
-				/* no tree yet (see read_root) */
-				if (info->root == InvalidBlockNumber)
-					return InvalidBuffer;
-			}
-			buf = ReadBuffer(rel, info->root);
-			LockBuffer(buf, (info->root_level == 0 && forupdate) ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
-			page = BufferGetPage(buf);
-			if (!CfPageIsCfstore(page))
-				cfNotTreePage(rel, buf, info->root_level);
-			op = CfPageGetOpaque(page);
-			if ((op->flags & CF_PAGE_ROOT) && op->level == info->root_level)
-			{
-				/* the next descents start from an image of it */
-				if (op->level > 0)
-					cfRootCopyTake(rel, info, buf);
-				break;
-			}
-			/* the root moved (a root split): the cached metapage is stale */
-			if (refreshed)
-			{
-				/*
-				 * Still not a root: a crash interrupted a root split.  Any
-				 * page is a valid starting point thanks to the right-links;
-				 * go on from this one unless the lock mode is wrong for its
-				 * level.
-				 */
-				if ((op->level == 0) == (info->root_level == 0))
-					break;
-				info->root_level = op->level;
-				UnlockReleaseBuffer(buf);
-				continue;
-			}
-			UnlockReleaseBuffer(buf);
-			cfRelInfoRefreshRoot(rel, info);
-			refreshed = true;
-		}
-	}
-
-	for (;;)
-	{
-		OffsetNumber off;
-		BlockNumber child;
-		CfIndexTuple itup;
-		BlockNumber start = BufferGetBlockNumber(buf);
-		uint32		moves = 0;
-
-		/* move right past concurrent splits, remembering the low key */
-		for (;;)
-		{
-			page = BufferGetPage(buf);
-			op = CfPageGetOpaque(page);
-			if (forupdate && (op->flags & CF_PAGE_INCOMPLETE_SPLIT) && !CfPageIsDead(op))
-			{
-				finish_interrupted(rel, info, &buf, stack ? *stack : NULL);
-				continue;
-			}
-			if (!cfBeyondHighKey(rel, info, page, key))
-				break;
-			/* the image lacks a downlink: take it again next time */
-			if (below_image)
-				info->rootcopy_stale = true;
-			/* a dead page's key space, and so its low key, is its right sibling's now */
-			if (lowkey && !CfPageIsDead(op))
-			{
-				CfKey		hk;
-
-				item_key(rel, page, CF_HIKEY, &hk);
-				cfKeyCopy(&hk, lowkey, lowcxt);
-			}
-			{
-				uint16		level = op->level;	/* op goes with the buffer */
-
-				child = op->right;
-				UnlockReleaseBuffer(buf);
-				CHECK_FOR_INTERRUPTS();
-				cfCountMoveRight(rel, &moves, start);
-				buf = ReadBuffer(rel, child);
-				LockBuffer(buf, (level == 0 && forupdate) ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
-				cfCheckTreePage(rel, buf, level);
-			}
-		}
-		if (op->level == 0)
-			return buf;
-		below_image = false;
-
-		off = cfChooseDownlink(rel, info, page, key);
-		itup = (CfIndexTuple) PageGetItem(page, cfPageItemId(rel, page, off));
-		if (lowkey && off != CfPageFirstData(op))
-		{
-			CfKey		sep;
-
-			cfIndexTupleKey(rel, itup, &sep);
-			cfKeyCopy(&sep, lowkey, lowcxt);
-		}
-		if (stack)
-		{
-			CfStack    *s = palloc(sizeof(CfStack));
-
-			s->blkno = BufferGetBlockNumber(buf);
-			s->parent = *stack;
-			*stack = s;
-		}
-		child = itup->child;
-		{
-			uint16		level = op->level - 1;	/* op goes with the buffer */
-
-			buf = descend_to(rel, child, buf);
-			LockBuffer(buf, (level == 0 && forupdate) ? BUFFER_LOCK_EXCLUSIVE : BUFFER_LOCK_SHARE);
-			cfCheckTreePage(rel, buf, level);
-		}
-	}
-}
-
-/*
- * A page for new contents, pinned and exclusively locked: a page VACUUM
- * reclaimed (cfReclaimPages records them in the free space map), else a
- * new page at the end of the relation.  The free space map is only a hint:
- * a page it names is taken if it is still free (or new, after a crash) and
- * nobody holds its lock, as nbtree takes its recycled pages.  The caller
- * initialises the page and logs it whole.
- */
-Buffer
-cfNewPage(Relation rel)
-{
-	Buffer		buf;
-
-	for (;;)
-	{
-		BlockNumber blkno = GetFreeIndexPage(rel);
-		Page		page;
-
-		if (blkno == InvalidBlockNumber)
-			break;
-		if (blkno == CF_META_BLOCK || blkno >= RelationGetNumberOfBlocks(rel))
-			continue;
-		buf = ReadBuffer(rel, blkno);
-		if (ConditionalLockBuffer(buf))
-		{
-			page = BufferGetPage(buf);
-			if (PageIsNew(page) ||
-				(CfPageIsCfstore(page) && (CfPageGetOpaque(page)->flags & CF_PAGE_FREE)))
-				return buf;
-			LockBuffer(buf, BUFFER_LOCK_UNLOCK);
-		}
-		ReleaseBuffer(buf);
-	}
-	LockRelationForExtension(rel, ExclusiveLock);
-	buf = ReadBuffer(rel, P_NEW);
-	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-	UnlockRelationForExtension(rel, ExclusiveLock);
-	return buf;
-}
-
-/*
- * Create the metapage and an empty root leaf if the relation has none: a
- * new or truncated relation (storage is created empty, like heap's), or
- * one whose first write extended it and then did not get as far as the
- * WAL record that initialises its pages (a crash, an error), which leaves
- * block 0 all zeroes for good.
- *
- * A writer that extends an empty relation holds the extension lock until
- * it has locked the new pages, so a metapage found new under its own
- * exclusive lock, after waiting for the extension lock, is such a
- * remnant: it is initialised there with a new root.  The extension lock is
- * never waited for with the metapage locked the other way round: a root
- * split locks the metapage and then extends the relation.
- */
-void
-cfTreeEnsure(Relation rel, CfRelInfo *info)
-{
-	Buffer		meta,
-				root;
-	GenericXLogState *state;
-	Page		mpage,
-				rpage;
-
-	LockRelationForExtension(rel, ExclusiveLock);
-	if (RelationGetNumberOfBlocks(rel) == 0)
-	{
-		meta = ReadBuffer(rel, P_NEW);
-		LockBuffer(meta, BUFFER_LOCK_EXCLUSIVE);
-		root = ReadBuffer(rel, P_NEW);
-		LockBuffer(root, BUFFER_LOCK_EXCLUSIVE);
-		UnlockRelationForExtension(rel, ExclusiveLock);
-		Assert(BufferGetBlockNumber(meta) == CF_META_BLOCK);
-	}
-	else
-	{
-		/* an extension in progress, if any, has its pages locked now */
-		UnlockRelationForExtension(rel, ExclusiveLock);
-		meta = ReadBuffer(rel, CF_META_BLOCK);
-		LockBuffer(meta, BUFFER_LOCK_EXCLUSIVE);
-		if (!PageIsNew(BufferGetPage(meta)))
-		{
-			UnlockReleaseBuffer(meta);
-			cfRelInfoRefreshRoot(rel, info);
-			return;
-		}
-		root = cfNewPage(rel);
-	}
-
-	state = GenericXLogStart(rel);
-	mpage = GenericXLogRegisterBuffer(state, meta, GENERIC_XLOG_FULL_IMAGE);
-	rpage = GenericXLogRegisterBuffer(state, root, GENERIC_XLOG_FULL_IMAGE);
-	cfMetaPageInit(mpage, info->cf_id, BufferGetBlockNumber(root));
-	cfPageInit(rpage, 0, CF_PAGE_LEAF | CF_PAGE_ROOT);
-	GenericXLogFinish(state);
-	UnlockReleaseBuffer(root);
-	UnlockReleaseBuffer(meta);
-	cfRelInfoRefreshRoot(rel, info);
-}
-
-/* The items of a page after its high key, pointing into the page. */
-CfItem *
-cfPageItems(Relation rel, Page page, int *n)
-{
-	CfPageOpaque op = CfPageGetOpaque(page);
-	OffsetNumber first = CfPageFirstData(op);
-	OffsetNumber max = PageGetMaxOffsetNumber(page);
-	CfItem	   *items = palloc(sizeof(CfItem) * (max + 2));
-	int			k = 0;
-
-	for (OffsetNumber off = first; off <= max; off++)
-	{
-		ItemId		iid = cfPageItemId(rel, page, off);
-
-		items[k].data = PageGetItem(page, iid);
-		items[k].len = ItemIdGetLength(iid);
-		k++;
-	}
-	*n = k;
-	return items;
-}
-
-/* Bytes items take on a page, line pointers included. */
-static Size
-items_space(const CfItem *items, int n)
-{
-	Size		sz = 0;
-
-	for (int i = 0; i < n; i++)
-		sz += MAXALIGN(items[i].len) + sizeof(ItemIdData);
-	return sz;
-}
-
-/* Room a rebuilt page has for items, besides its high key. */
-static Size
-page_capacity(Size hikey_len)
-{
-	Size		sz = BLCKSZ - SizeOfPageHeaderData - MAXALIGN(sizeof(CfPageOpaqueData));
-
-	if (hikey_len > 0)
-		sz -= MAXALIGN(hikey_len) + sizeof(ItemIdData);
-	return sz;
-}
-
-/*
- * Write a page from scratch: opaque fields as given, an optional high key,
- * then items.  The page keeps its LSN: page is the Generic WAL image of a
- * page being rebuilt, and GenericXLogFinish installs the image before
- * XLogInsert looks at the page's LSN, so an LSN cleared here would make
- * every rebuild log a full page image instead of its changes.  It keeps
- * its standby horizon (pd_prune_xid, see "Standbys" in cfvacuum.c) too.
- */
-void
-cfBuildPage(Page page, const CfPageOpaqueData *opaque, const char *hikey, Size hikey_len,
-		   const CfItem *items, int n)
-{
-	CfPageOpaque op;
-	XLogRecPtr	lsn = PageGetLSN(page);
-	TransactionId horizon = ((PageHeader) page)->pd_prune_xid;
-
-	cfPageInit(page, opaque->level, opaque->flags);
-	PageSetLSN(page, lsn);
-	((PageHeader) page)->pd_prune_xid = horizon;
-	op = CfPageGetOpaque(page);
-	op->left = opaque->left;
-	op->right = opaque->right;
-	if (hikey != NULL)
-	{
-		if (PageAddItem(page, (Item) hikey, hikey_len, CF_HIKEY, false, false) != CF_HIKEY)
-			elog(ERROR, "could not add high key");
-	}
-	for (int i = 0; i < n; i++)
-	{
-		if (PageAddItem(page, (Item) items[i].data, items[i].len, InvalidOffsetNumber,
-						false, false) == InvalidOffsetNumber)
-			elog(ERROR, "could not rebuild page (item %d of %d, %zu bytes)",
-				 i, n, items[i].len);
-	}
-}
-
-/* Room a rebuild of the page (which keeps its high key) has for items. */
-static Size
-rebuilt_capacity(Page page)
-{
-	CfPageOpaque op = CfPageGetOpaque(page);
-
-	return page_capacity(CfPageIsRightmost(op) ? 0 : ItemIdGetLength(PageGetItemId(page, CF_HIKEY)));
-}
-
-/* Whether items fit a rebuild of the page (which keeps its high key). */
-bool
-cfItemsFitPage(Page page, const CfItem *items, int n)
-{
-	return items_space(items, n) <= rebuilt_capacity(page);
-}
-
-/*
- * Rebuild the page in buf (exclusively locked) with items, keeping its
- * opaque data and high key, in one WAL record that also clears child's
- * INCOMPLETE_SPLIT flag if child is valid.  Items may point into the page.
- * horizon: the page's new standby horizon (see "Standbys" in cfvacuum.c),
- * or NULL to keep it.
- */
-void
-cfRebuildPage(Relation rel, Buffer buf, Buffer child, const CfItem *items, int n,
-			  const TransactionId *horizon)
-{
-	Page		page = BufferGetPage(buf);
-	CfPageOpaqueData keep = *CfPageGetOpaque(page);
-	char	   *hikey = NULL;
-	Size		hikey_len = 0;
-	GenericXLogState *state;
-	Page		gpage;
-
-	if (!CfPageIsRightmost(&keep))
-	{
-		ItemId		iid = cfPageItemId(rel, page, CF_HIKEY);
-
-		hikey_len = ItemIdGetLength(iid);
-		hikey = palloc(hikey_len);
-		memcpy(hikey, PageGetItem(page, iid), hikey_len);
-	}
-	state = GenericXLogStart(rel);
-	if (BufferIsValid(child))
-	{
-		Page		cpage = GenericXLogRegisterBuffer(state, child, 0);
-
-		CfPageGetOpaque(cpage)->flags &= ~CF_PAGE_INCOMPLETE_SPLIT;
-	}
-	gpage = GenericXLogRegisterBuffer(state, buf, 0);
-	cfBuildPage(gpage, &keep, hikey, hikey_len, items, n);
-	if (horizon)
-		((PageHeader) gpage)->pd_prune_xid = *horizon;
-	GenericXLogFinish(state);
-}
-
-/* The last full key of an item (the last cell of a run, or an index tuple's key). */
-static void
-item_last_key(Relation rel, bool leaf, const CfItem *item, CfKey *key, MemoryContext cxt)
-{
-	if (leaf)
-	{
-		CfRun		run;
-
-		cfRunDecode(rel, item->data, item->len, &run, cxt);
-		cfCellKey(&run, &run.cells[run.ncells - 1], key);
-	}
-	else
-		cfIndexTupleKey(rel, (CfIndexTuple) item->data, key);
-}
-
-/* The first full key of an item. */
-static void
-item_first_key(Relation rel, bool leaf, const CfItem *item, CfKey *key)
-{
-	if (leaf)
-		cfRunFirstKey(rel, item->data, key);
-	else
-		cfIndexTupleKey(rel, (CfIndexTuple) item->data, key);
-}
-
-/*
- * The separator between two adjacent leaf keys: the shortest prefix of the
- * right one, with bound -1, that is above the left one (suffix truncation).
- */
-static void
-leaf_separator(CfRelInfo *info, const CfKey *left, const CfKey *right, CfKey *sep)
-{
-	*sep = *right;
-	for (int n = 1; n <= 3; n++)
-	{
-		sep->nparts = n;
-		sep->bound = -1;
-		if (cfKeyCompare(&info->order, sep, left) > 0)
-			return;
-	}
-	*sep = *right;
-}
-
-/*
- * Room for items on the left page of a split before item first (the first
- * on the right): what a page has besides its new high key, the separator.
- * That is at most first's own first key: an index tuple's key on internal
- * pages; on leaves the run's row key and super column as stored and a name
- * of at most CF_PART_INLINE bytes (a longer one is a reference).
- */
-static Size
-split_left_capacity(bool leaf, const CfItem *first)
-{
-	CfRunHeader hdr;
-
-	if (!leaf)
-		return page_capacity(first->len);
-	memcpy(&hdr, first->data, sizeof(hdr));
-	return page_capacity(sizeof(CfIndexTupleData) + hdr.keylen + hdr.sclen + CF_PART_INLINE);
-}
-
-/*
- * Where to split n items: the number that go left.  A leaf splits at the
- * boundary between two row keys nearest its middle, so that rows stay
- * whole and each grows on a page of its own; a page holding one row only
- * splits 90/10 when the change is at its end (rows grow at their end, as
- * timelines do), else in the middle.  Internal pages split in the middle,
- * or 90/10 at the right edge of the tree.  A choice is taken only if both
- * halves fit: the right one in rcap bytes, the left one in what a page has
- * besides the high key the split would give it (split_left_capacity).
- */
-static int
-choose_split(bool leaf, const CfItem *items, int n, int newpos, bool rightmost, Size rcap)
-{
-	Size		total = 0,
-				acc = 0;
-	int			best = -1,
-				mid = -1;
-	Size		bestdist = 0,
-				middist = 0;
-
-	for (int i = 0; i < n; i++)
-		total += MAXALIGN(items[i].len) + sizeof(ItemIdData);
-
-	for (int i = 1; i < n; i++)
-	{
-		Size		dist;
-		bool		fits;
-
-		acc += MAXALIGN(items[i - 1].len) + sizeof(ItemIdData);
-		fits = acc <= split_left_capacity(leaf, &items[i]) && total - acc <= rcap;
-		if (!fits)
-			continue;
-		dist = acc > total / 2 ? acc - total / 2 : total / 2 - acc;
-		if (mid < 0 || dist < middist)
-		{
-			mid = i;
-			middist = dist;
-		}
-		if (leaf)
-		{
-			CfRunHeader a,
-						b;
-
-			memcpy(&a, items[i - 1].data, sizeof(a));
-			memcpy(&b, items[i].data, sizeof(b));
-			if ((a.keylen != b.keylen ||
-				 memcmp(items[i - 1].data + sizeof(a), items[i].data + sizeof(b), a.keylen) != 0) &&
-				(best < 0 || dist < bestdist))
-			{
-				best = i;
-				bestdist = dist;
-			}
-		}
-	}
-	if (mid < 0)
-		return -1;				/* no split point fits: the caller reports it */
-	if (best > 0)
-		return best;
-	if (newpos == n - 1 && n > 2 && (leaf || rightmost))
-	{
-		Size		target = total * 9 / 10;
-
-		acc = 0;
-		for (int i = 0; i < n - 1; i++)
-		{
-			acc += MAXALIGN(items[i].len) + sizeof(ItemIdData);
-			if (acc >= target && acc <= split_left_capacity(leaf, &items[i + 1]) &&
-				total - acc <= rcap)
-				return i + 1;
-		}
-	}
-	return mid;
-}
-
-/*
- * Replace the items of the page in buf (exclusively locked) by items[0..n),
- * splitting it if they do not fit.  newpos is the index of the item that
- * received the new cell or downlink (for the split heuristic; of a run
- * split in two, the half holding the new cell).  If child is valid, its
- * INCOMPLETE_SPLIT flag is cleared in the same WAL record (the downlink to
- * its right sibling is among the items).  Releases nothing.
- */
-static void
-rewrite_page(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
-			 CfItem *items, int n, int newpos, Buffer child)
-{
-	Page		page = BufferGetPage(buf);
-	CfPageOpaque op = CfPageGetOpaque(page);
-	bool		leaf = (op->level == 0);
-	char	   *hikey = NULL;
-	Size		hikey_len = 0;
-	GenericXLogState *state;
-	Page		gpage;
-	int			nleft;
-	CfPageOpaqueData lop,
-				rop;
-	CfKey		lastleft,
-				firstright,
-				sep;
-	char	   *sepbuf;
-	Size		seplen;
-	Buffer		rbuf,
-				obuf = InvalidBuffer;
-	BlockNumber rblk;
-	CfItem	   *ritems;
-	int			nright;
-	TransactionId rhorizon;
-	MemoryContext tmp = CurrentMemoryContext;
-
-	if (!CfPageIsRightmost(op))
-	{
-		ItemId		iid = cfPageItemId(rel, page, CF_HIKEY);
-
-		hikey_len = ItemIdGetLength(iid);
-		hikey = palloc(hikey_len);
-		memcpy(hikey, PageGetItem(page, iid), hikey_len);
-	}
-
-	if (items_space(items, n) <= page_capacity(hikey_len))
-	{
-		/* it fits once compacted: rebuild the page in one record */
-		cfRebuildPage(rel, buf, child, items, n, NULL);
-		return;
-	}
-
-	/* split */
-	if (n < 2)
-		elog(ERROR, "cannot split a page holding one item of %zu bytes", items[0].len);
-	/* the left page's high key will be the separator: at most a full key */
-	nleft = choose_split(leaf, items, n, newpos, CfPageIsRightmost(op), page_capacity(hikey_len));
-	if (nleft < 1)
-		elog(ERROR, "no split of block %u fits (%d items)", BufferGetBlockNumber(buf), n);
-	Assert(nleft < n);
-
-	item_last_key(rel, leaf, &items[nleft - 1], &lastleft, tmp);
-	item_first_key(rel, leaf, &items[nleft], &firstright);
-	if (leaf)
-		leaf_separator(info, &lastleft, &firstright, &sep);
-	else
-		sep = firstright;
-
-	/* the right page of an internal split starts with minus infinity */
-	ritems = palloc(sizeof(CfItem) * n);
-	nright = n - nleft;
-	memcpy(ritems, items + nleft, sizeof(CfItem) * nright);
-	if (!leaf)
-	{
-		CfIndexTuple first = (CfIndexTuple) ritems[0].data;
-		Size		len = cfIndexTupleSize(&cf_minus_infinity);
-
-		ritems[0].data = palloc(len);
-		ritems[0].len = len;
-		cfIndexTupleForm(&cf_minus_infinity, first->child, ritems[0].data);
-	}
-	seplen = cfIndexTupleSize(&sep);
-	sepbuf = palloc(seplen);
-	cfIndexTupleForm(&sep, InvalidBlockNumber, sepbuf);
-	if (items_space(items, nleft) > page_capacity(seplen) ||
-		items_space(ritems, nright) > page_capacity(hikey_len))
-		elog(ERROR, "split of block %u does not fit (%d items)", BufferGetBlockNumber(buf), n);
-
-	rbuf = cfNewPage(rel);
-	rblk = BufferGetBlockNumber(rbuf);
-	/*
-	 * The right half's standby horizon: the left's, for the cells it takes
-	 * over; and a page freed and used again is new to no snapshot older
-	 * than now, which may still hold a pointer to what it was.
-	 */
-	rhorizon = ((PageHeader) page)->pd_prune_xid;
-	if (!PageIsNew(BufferGetPage(rbuf)))
-		rhorizon = ReadNextTransactionId();
-	if (leaf && !CfPageIsRightmost(op))
-	{
-		/* a right-link to the page itself (damage) would wait on its own lock */
-		if (op->right == BufferGetBlockNumber(buf))
-			cfReachedAgain(rel, op->right);
-		obuf = ReadBuffer(rel, op->right);
-		LockBuffer(obuf, BUFFER_LOCK_EXCLUSIVE);
-		cfCheckTreePage(rel, obuf, 0);
-	}
-
-	lop = *op;
-	lop.right = rblk;
-	lop.flags = (op->flags & ~CF_PAGE_ROOT) | CF_PAGE_INCOMPLETE_SPLIT;
-	rop = *op;
-	rop.left = leaf ? BufferGetBlockNumber(buf) : InvalidBlockNumber;
-	rop.right = op->right;
-	rop.flags = op->flags & ~(CF_PAGE_ROOT | CF_PAGE_INCOMPLETE_SPLIT);
-
-	/* record 1: left, new right, old right sibling (and a child's flag) */
-	state = GenericXLogStart(rel);
-	if (BufferIsValid(child))
-	{
-		Page		cpage = GenericXLogRegisterBuffer(state, child, 0);
-
-		CfPageGetOpaque(cpage)->flags &= ~CF_PAGE_INCOMPLETE_SPLIT;
-	}
-	gpage = GenericXLogRegisterBuffer(state, buf, 0);
-	{
-		Page		rpage = GenericXLogRegisterBuffer(state, rbuf, GENERIC_XLOG_FULL_IMAGE);
-
-		cfBuildPage(rpage, &rop, hikey, hikey_len, ritems, nright);
-		((PageHeader) rpage)->pd_prune_xid = rhorizon;
-	}
-	if (BufferIsValid(obuf))
-	{
-		Page		opage = GenericXLogRegisterBuffer(state, obuf, 0);
-
-		CfPageGetOpaque(opage)->left = rblk;
-	}
-	cfBuildPage(gpage, &lop, sepbuf, seplen, items, nleft);
-	GenericXLogFinish(state);
-
-	if (BufferIsValid(obuf))
-		UnlockReleaseBuffer(obuf);
-	UnlockReleaseBuffer(rbuf);
-
-	/* record 2: the downlink, and the left page's flag cleared */
-	{
-		CfKey		sepkey;
-
-		cfIndexTupleKey(rel, (CfIndexTuple) sepbuf, &sepkey);
-		insert_downlink(rel, info, buf, stack, &sepkey, rblk);
-	}
-}
-
-/*
- * The block of the page at `level` that covers key, found by a descent from
- * the current root (share locks, one at a time; nothing stays locked).
- */
-BlockNumber
-cfFindPageAtLevel(Relation rel, CfRelInfo *info, const CfKey *key, uint16 level)
-{
-	Buffer		buf;
-
-	cfRelInfoRefreshRoot(rel, info);
-	if (info->root_level < level)
-		elog(ERROR, "no level %u above the split page", level);
-	buf = ReadBuffer(rel, info->root);
-	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	cfCheckTreePage(rel, buf, info->root_level);
-	for (;;)
-	{
-		Page		page;
-		CfPageOpaque op;
-		OffsetNumber off;
-		BlockNumber child;
-		uint16		childlevel;
-
-		buf = cfMoveRight(rel, info, buf, key, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		op = CfPageGetOpaque(page);
-		if (op->level == level)
-		{
-			BlockNumber blkno = BufferGetBlockNumber(buf);
-
-			UnlockReleaseBuffer(buf);
-			return blkno;
-		}
-		off = cfChooseDownlink(rel, info, page, key);
-		child = ((CfIndexTuple) PageGetItem(page, cfPageItemId(rel, page, off)))->child;
-		childlevel = op->level - 1;
-		UnlockReleaseBuffer(buf);
-		buf = ReadBuffer(rel, child);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		cfCheckTreePage(rel, buf, childlevel);
-	}
-}
-
-/*
- * Insert the downlink (sep -> rblk) for a split of the page in lbuf (still
- * exclusively locked, flagged INCOMPLETE_SPLIT) into its parent, clearing
- * the flag in the same record.  A split root gets a new root above it.
- */
-static void
-insert_downlink(Relation rel, CfRelInfo *info, Buffer lbuf, CfStack *stack,
-				const CfKey *sep, BlockNumber rblk)
-{
-	BlockNumber lblk = BufferGetBlockNumber(lbuf);
-	Page		lpage = BufferGetPage(lbuf);
-	uint16		level = CfPageGetOpaque(lpage)->level;
-	Buffer		pbuf;
-	Page		ppage;
-	CfItem	   *items;
-	int			n;
-	int			pos = -1;
-	Size		len;
-	char	   *itup;
-	uint32		moves = 0;
-
-	if (stack == NULL)
-	{
-		/* lbuf was the root, or a descent began below a root split we missed */
-		Buffer		mbuf = ReadBuffer(rel, CF_META_BLOCK);
-		CfMetaPageData *meta;
-
-		LockBuffer(mbuf, BUFFER_LOCK_EXCLUSIVE);
-		meta = CfPageGetMeta(BufferGetPage(mbuf));
-		if (meta->root == lblk)
-		{
-			Buffer		root = cfNewPage(rel);
-			GenericXLogState *state = GenericXLogStart(rel);
-			Page		lp = GenericXLogRegisterBuffer(state, lbuf, 0);
-			Page		rp = GenericXLogRegisterBuffer(state, root, GENERIC_XLOG_FULL_IMAGE);
-			Page		mp = GenericXLogRegisterBuffer(state, mbuf, 0);
-			CfItem		ritems[2];
-			CfPageOpaqueData rop;
-
-			memset(&rop, 0, sizeof(rop));
-			rop.left = rop.right = InvalidBlockNumber;
-			rop.level = level + 1;
-			rop.flags = CF_PAGE_ROOT;
-			ritems[0].len = cfIndexTupleSize(&cf_minus_infinity);
-			ritems[0].data = palloc(ritems[0].len);
-			cfIndexTupleForm(&cf_minus_infinity, lblk, ritems[0].data);
-			ritems[1].len = cfIndexTupleSize(sep);
-			ritems[1].data = palloc(ritems[1].len);
-			cfIndexTupleForm(sep, rblk, ritems[1].data);
-			cfBuildPage(rp, &rop, NULL, 0, ritems, 2);
-			CfPageGetOpaque(lp)->flags &= ~CF_PAGE_INCOMPLETE_SPLIT;
-			CfPageGetMeta(mp)->root = BufferGetBlockNumber(root);
-			CfPageGetMeta(mp)->root_level = level + 1;
-			GenericXLogFinish(state);
-			info->root = BufferGetBlockNumber(root);
-			info->root_level = level + 1;
-			UnlockReleaseBuffer(root);
-			UnlockReleaseBuffer(mbuf);
-			return;
-		}
-
-		/*
-		 * Someone else made a new root since our descent: find the page
-		 * one level up that covers the separator.
-		 */
-		UnlockReleaseBuffer(mbuf);
-		stack = palloc(sizeof(CfStack));
-		stack->blkno = cfFindPageAtLevel(rel, info, sep, level + 1);
-		stack->parent = NULL;
-	}
-
-	/* lock the parent and move right until it holds our downlink */
-	pbuf = ReadBuffer(rel, stack->blkno);
-	LockBuffer(pbuf, BUFFER_LOCK_EXCLUSIVE);
-	cfCheckTreePage(rel, pbuf, level + 1);
-	for (;;)
-	{
-		CfPageOpaque pop;
-		OffsetNumber max;
-
-		ppage = BufferGetPage(pbuf);
-		pop = CfPageGetOpaque(ppage);
-		/*
-		 * A page of the parent level whose own split is unfinished is
-		 * finished first: the downlink may be in its right half, which
-		 * has none yet for a split of its own to go next to.
-		 */
-		if (pop->flags & CF_PAGE_INCOMPLETE_SPLIT)
-		{
-			BlockNumber blkno = BufferGetBlockNumber(pbuf);
-
-			finish_split(rel, info, pbuf, stack->parent);
-			UnlockReleaseBuffer(pbuf);
-			pbuf = ReadBuffer(rel, blkno);
-			LockBuffer(pbuf, BUFFER_LOCK_EXCLUSIVE);
-			continue;
-		}
-		max = PageGetMaxOffsetNumber(ppage);
-		for (OffsetNumber off = CfPageFirstData(pop); off <= max; off++)
-		{
-			CfIndexTuple t = (CfIndexTuple) PageGetItem(ppage, cfPageItemId(rel, ppage, off));
-
-			if (t->child == lblk)
-			{
-				pos = off - CfPageFirstData(pop);
-				break;
-			}
-		}
-		if (pos >= 0)
-			break;
-		if (CfPageIsRightmost(pop))
-			elog(ERROR, "downlink to block %u not found at level %u",
-				 lblk, pop->level);
-		{
-			BlockNumber right = pop->right;
-			uint16		plevel = pop->level;
-
-			UnlockReleaseBuffer(pbuf);
-			cfCountMoveRight(rel, &moves, stack->blkno);
-			pbuf = ReadBuffer(rel, right);
-			LockBuffer(pbuf, BUFFER_LOCK_EXCLUSIVE);
-			cfCheckTreePage(rel, pbuf, plevel);
-		}
-	}
-
-	items = cfPageItems(rel, ppage, &n);
-	items = repalloc(items, sizeof(CfItem) * (n + 1));
-	memmove(&items[pos + 2], &items[pos + 1], sizeof(CfItem) * (n - pos - 1));
-	len = cfIndexTupleSize(sep);
-	itup = palloc(len);
-	cfIndexTupleForm(sep, rblk, itup);
-	items[pos + 1].data = itup;
-	items[pos + 1].len = len;
-	/* cfPageItems points into the page: copy before the rebuild overwrites it */
-	for (int i = 0; i <= n; i++)
-	{
-		if (i != pos + 1)
-		{
-			char	   *c = palloc(items[i].len);
-
-			memcpy(c, items[i].data, items[i].len);
-			items[i].data = c;
-		}
-	}
-	rewrite_page(rel, info, pbuf, stack->parent, items, n + 1, pos + 1, lbuf);
-	UnlockReleaseBuffer(pbuf);
-}
-
-/* How many splits a crash interrupted this backend has finished (finish_split). */
-static uint64 splits_finished = 0;
-
-/* How many splits a crash interrupted this backend has finished so far. */
-uint64
-cfSplitsFinished(void)
-{
-	return splits_finished;
-}
-
-/*
- * Finish a split a crash interrupted: insert the missing downlink of the
- * right sibling of the page in buf (exclusively locked, flagged).
- */
-static void
-finish_split(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack)
-{
-	Page		page = BufferGetPage(buf);
-	CfPageOpaque op = CfPageGetOpaque(page);
-	CfKey		hk;
-	char	   *copy;
-	Size		len;
-
-	Assert(op->flags & CF_PAGE_INCOMPLETE_SPLIT);
-	len = ItemIdGetLength(cfPageItemId(rel, page, CF_HIKEY));
-	copy = palloc(len);
-	memcpy(copy, PageGetItem(page, cfPageItemId(rel, page, CF_HIKEY)), len);
-	cfIndexTupleKey(rel, (CfIndexTuple) copy, &hk);
-	insert_downlink(rel, info, buf, stack, &hk, op->right);
-	splits_finished++;
-}
 
 /* Insert cell (with its key into run) at position j of run. */
 static void
@@ -1238,186 +96,6 @@ run_item_inserted(CfRelInfo *info, CfRun *run, int j, const char *src)
 	return item;
 }
 
-/* Equal bytes that end a fragment of an in-place overwrite: more than a fragment's header. */
-#define CF_FRAGMENT_GAP 8
-
-/* The first position at or after i, below len, where a and b differ; len if none. */
-static Size
-first_difference(const char *a, const char *b, Size i, Size len)
-{
-	while (i + sizeof(uint64) <= len)
-	{
-		uint64		x,
-					y;
-
-		memcpy(&x, a + i, sizeof(x));
-		memcpy(&y, b + i, sizeof(y));
-		if (x != y)
-			break;
-		i += sizeof(uint64);
-	}
-	while (i < len && a[i] == b[i])
-		i++;
-	return i;
-}
-
-/*
- * Overwrite the bytes of an item in place and WAL-log exactly those that
- * change.  The record is a Generic WAL record built by hand, in the format
- * GenericXLogFinish produces (fragments of offset, length, data; see
- * access/transam/generic_xlog.c), so core's generic_redo replays it and no
- * library is needed on a standby; computing the same delta with
- * GenericXLogFinish would compare the whole page for a few changed bytes.
- * An appended cell changes the run's header (its cell count) and its end:
- * two fragments, not the run from its header on.
- */
-static void
-overwrite_in_place(Relation rel, Buffer buf, OffsetNumber off, char *img, Size len)
-{
-	Page		page = BufferGetPage(buf);
-	ItemId		iid = cfPageItemId(rel, page, off);
-	char	   *item = PageGetItem(page, iid);
-	OffsetNumber itemoff = (OffsetNumber) (item - (char *) page);
-	char	   *delta = palloc(len + (len / CF_FRAGMENT_GAP + 1) * 2 * sizeof(OffsetNumber));
-	Size		dlen = 0;
-	Size		i = first_difference(item, img, 0, len);
-
-	Assert(len <= ItemIdGetLength(iid));
-	if (i == len)
-	{
-		pfree(delta);
-		return;
-	}
-	/* the changed ranges, runs of fewer than CF_FRAGMENT_GAP equal bytes included */
-	while (i < len)
-	{
-		Size		start = i;
-		Size		end = i + 1;
-		OffsetNumber frag[2];
-
-		for (;;)
-		{
-			Size		next = first_difference(item, img, end, len);
-
-			if (next == len || next - end >= CF_FRAGMENT_GAP)
-			{
-				i = next;
-				break;
-			}
-			end = next + 1;
-		}
-		frag[0] = (OffsetNumber) (itemoff + start);
-		frag[1] = (OffsetNumber) (end - start);
-		memcpy(delta + dlen, frag, sizeof(frag));
-		memcpy(delta + dlen + sizeof(frag), img + start, end - start);
-		dlen += sizeof(frag) + end - start;
-	}
-
-	START_CRIT_SECTION();
-	memcpy(item, img, len);
-	MarkBufferDirty(buf);
-	if (RelationNeedsWAL(rel))
-	{
-		XLogRecPtr	recptr;
-
-		XLogBeginInsert();
-		XLogRegisterBuffer(0, buf, REGBUF_STANDARD);
-		XLogRegisterBufData(0, delta, dlen);
-		recptr = XLogInsert(RM_GENERIC_ID, 0);
-		PageSetLSN(page, recptr);
-	}
-	END_CRIT_SECTION();
-	pfree(delta);
-}
-
-/* The most byte ranges changed_ranges makes. */
-#define CF_MAX_RANGES 32
-
-/*
- * The parts of nregions byte ranges [start, end) of page where copy differs
- * from it, into out as pairs (runs of fewer than CF_FRAGMENT_GAP equal bytes
- * included); their number, or -1 if there are more than CF_MAX_RANGES.
- */
-static int
-changed_ranges(Page page, Page copy, const uint16 *regions, int nregions, uint16 *out)
-{
-	int			n = 0;
-
-	for (int r = 0; r < nregions; r++)
-	{
-		Size		end = regions[2 * r + 1];
-		Size		i = regions[2 * r] < end
-			? first_difference((char *) page, (char *) copy, regions[2 * r], end) : end;
-
-		while (i < end)
-		{
-			Size		start = i;
-			Size		last = i + 1;
-
-			for (;;)
-			{
-				Size		next = first_difference((char *) page, (char *) copy, last, end);
-
-				if (next == end || next - last >= CF_FRAGMENT_GAP)
-				{
-					i = next;
-					break;
-				}
-				last = next + 1;
-			}
-			if (n == CF_MAX_RANGES)
-				return -1;
-			out[2 * n] = (uint16) start;
-			out[2 * n + 1] = (uint16) last;
-			n++;
-		}
-	}
-	return n;
-}
-
-/*
- * Install the byte ranges [start, end) of a modified copy of the page in
- * buf, WAL-logging exactly them as one hand-built Generic WAL record (see
- * overwrite_in_place).  Ranges must cover every change; those that did not
- * change cost a few bytes.  The hole between pd_lower and pd_upper must be
- * zero in the copy, as generic_redo zeroes it.
- */
-static void
-install_ranges(Relation rel, Buffer buf, Page copy, const uint16 *ranges, int nranges)
-{
-	Page		page = BufferGetPage(buf);
-	char	   *data = palloc(BLCKSZ + nranges * 2 * sizeof(OffsetNumber));
-	Size		dlen = 0;
-
-	START_CRIT_SECTION();
-	for (int i = 0; i < nranges; i++)
-	{
-		OffsetNumber off = ranges[2 * i];
-		OffsetNumber len = ranges[2 * i + 1] - ranges[2 * i];
-
-		if (len == 0)
-			continue;
-		memcpy((char *) page + off, (char *) copy + off, len);
-		memcpy(data + dlen, &off, sizeof(off));
-		memcpy(data + dlen + sizeof(off), &len, sizeof(len));
-		memcpy(data + dlen + 2 * sizeof(off), (char *) copy + off, len);
-		dlen += 2 * sizeof(off) + len;
-	}
-	MarkBufferDirty(buf);
-	if (RelationNeedsWAL(rel))
-	{
-		XLogRecPtr	recptr;
-
-		XLogBeginInsert();
-		XLogRegisterBuffer(0, buf, REGBUF_STANDARD);
-		XLogRegisterBufData(0, data, dlen);
-		recptr = XLogInsert(RM_GENERIC_ID, 0);
-		PageSetLSN(page, recptr);
-	}
-	END_CRIT_SECTION();
-	pfree(data);
-}
-
 /* A copy of an item image with room to grow to cap bytes (zeroed). */
 static CfItem
 with_capacity(CfItem img, Size cap)
@@ -1459,12 +137,12 @@ fit_room(Page page, CfItem *all, int n, int newpos, int nnew, const Size *imglen
 {
 	CfItem	   *grow = &all[newpos + newcell];
 	Size		want = grow->len;
-	Size		cap = rebuilt_capacity(page),
+	Size		cap = cfRebuiltCapacity(page),
 				used;
 
 	for (int i = 0; i < nnew; i++)
 		all[newpos + i].len = imglen[i];
-	used = items_space(all, n);
+	used = cfItemsSpace(all, n);
 	if (used < cap)
 	{
 		Size		room = (cap - used) & ~((Size) MAXIMUM_ALIGNOF - 1);
@@ -1494,6 +172,309 @@ run_holds(Relation rel, const char *src, const CfKey *key)
 		fk.sclen == key->sclen && (key->sclen == 0 || memcmp(fk.sc, key->sc, key->sclen) == 0);
 }
 
+/* A cell insertion under way: the leaf, the run the cell goes in, the new item images. */
+typedef struct CfInsert
+{
+	Relation	rel;
+	CfRelInfo  *info;
+	CfKey		key;			/* the cell's */
+	CfStack    *stack;			/* the pages above the leaf */
+	Buffer		buf;			/* the leaf, exclusively locked */
+	Page		page;
+	OffsetNumber first;			/* the leaf's first and last data items */
+	OffsetNumber max;
+	OffsetNumber target;		/* the run the cell goes in, or where its new run goes */
+	bool		same;			/* target holds the cell's row and super column */
+	CfRun		run;			/* with same: target decoded, then the cell inserted */
+	bool		first_inplace;	/* newitems[0] fits target's slot */
+	CfItem		newitems[2];
+	Size		imglen[2];		/* their images, without room to grow */
+	int			nnew;
+	int			newcell;		/* which of newitems holds the new cell */
+} CfInsert;
+
+/*
+ * Descend to the leaf that covers the cell, exclusively locked: the tree is
+ * made if there is none, and a split of the leaf a crash interrupted is
+ * finished first.
+ */
+static void
+lock_leaf(CfInsert *ins)
+{
+	for (;;)
+	{
+		ins->buf = cfDescend(ins->rel, ins->info, &ins->key, true, &ins->stack, NULL, NULL);
+		if (!BufferIsValid(ins->buf))
+		{
+			cfTreeEnsure(ins->rel, ins->info);
+			continue;
+		}
+		ins->page = BufferGetPage(ins->buf);
+		if (!(CfPageGetOpaque(ins->page)->flags & CF_PAGE_INCOMPLETE_SPLIT))
+			break;
+		cfFinishSplit(ins->rel, ins->info, ins->buf, ins->stack);
+		UnlockReleaseBuffer(ins->buf);
+	}
+	ins->first = CfPageFirstData(CfPageGetOpaque(ins->page));
+	ins->max = PageGetMaxOffsetNumber(ins->page);
+}
+
+/*
+ * Find the run the cell belongs in: the last whose first key is at or below
+ * it, or the next one, if either holds the cell's row and super column (it
+ * is decoded in cxt); else target is the run after which a new run goes.
+ */
+static void
+find_run(CfInsert *ins, MemoryContext cxt)
+{
+	Relation	rel = ins->rel;
+	Page		page = ins->page;
+	OffsetNumber lo = ins->first,
+				hi = ins->max + 1;
+
+	while (lo < hi)
+	{
+		OffsetNumber mid = lo + (hi - lo) / 2;
+
+		if (cfRunCompare(rel, &ins->info->order, PageGetItem(page, cfPageItemId(rel, page, mid)), &ins->key) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* lo is the first run above the key */
+	ins->target = lo > ins->first ? lo - 1 : InvalidOffsetNumber;
+
+	/* same row key and super column as the target run, or as the next one? */
+	for (int pass = 0; pass < 2 && !ins->same; pass++)
+	{
+		OffsetNumber off = pass == 0 ? ins->target
+			: (ins->target == InvalidOffsetNumber ? ins->first : ins->target + 1);
+
+		if (off == InvalidOffsetNumber || off > ins->max)
+			continue;
+		if (run_holds(rel, PageGetItem(page, cfPageItemId(rel, page, off)), &ins->key))
+		{
+			ItemId		iid = cfPageItemId(rel, page, off);
+
+			cfRunDecode(rel, PageGetItem(page, iid), ItemIdGetLength(iid), &ins->run, cxt);
+			ins->target = off;
+			ins->same = true;
+		}
+	}
+}
+
+/*
+ * Split the run the cell j was inserted into, too long for a run, in two:
+ * after its last old cell when the cell was appended, else in the middle.
+ * cap: the old run's slot; tail: whether the run is the last of its row.
+ */
+static void
+split_run(CfInsert *ins, int j, Size cap, bool tail)
+{
+	CfRun		a = ins->run,
+				b = ins->run;
+
+	a.ncells = (j == ins->run.ncells - 1) ? ins->run.ncells - 1 : ins->run.ncells / 2;
+	b.cells = ins->run.cells + a.ncells;
+	b.ncells = ins->run.ncells - a.ncells;
+	ins->newitems[0] = run_item(ins->info, &a);
+	ins->imglen[0] = ins->newitems[0].len;
+	ins->first_inplace = ins->newitems[0].len <= cap;
+	ins->newitems[1] = run_item(ins->info, &b);
+	ins->imglen[1] = ins->newitems[1].len;
+	ins->newcell = j >= a.ncells ? 1 : 0;
+	if (tail)
+		ins->newitems[1] = with_capacity(ins->newitems[1], grown_capacity(ins->newitems[1].len));
+	ins->nnew = 2;
+}
+
+/*
+ * The new images of the target run with the cell inserted: in its slot if
+ * the run still fits it, else with room to grow if it is the last run of
+ * its row, or two runs if it grew too long.
+ */
+static void
+grow_run(CfInsert *ins, const CfRun *cellrun)
+{
+	Page		page = ins->page;
+	ItemId		iid = cfPageItemId(ins->rel, page, ins->target);
+	Size		cap = ItemIdGetLength(iid);
+	int			j = run_position(ins->info, &ins->run, &ins->key);
+	bool		tail = true;
+	CfItem		img;
+
+	/* is this the last run of its row (and super column) here? it grows */
+	if (ins->target < ins->max)
+		tail = !run_holds(ins->rel, PageGetItem(page, cfPageItemId(ins->rel, page, ins->target + 1)), &ins->key);
+	run_insert_cell(&ins->run, &cellrun->cells[0], j);
+	img = run_item_inserted(ins->info, &ins->run, j, PageGetItem(page, iid));
+	ins->imglen[0] = img.len;
+	ins->nnew = 1;
+	if (img.len <= cap)
+	{
+		/* rewrite in place: only the bytes from the new cell on change */
+		ins->newitems[0] = img;
+		ins->first_inplace = true;
+	}
+	else if (img.len > CF_RUN_MAX && ins->run.ncells > 1)
+		split_run(ins, j, cap, tail);
+	else
+		ins->newitems[0] = tail ? with_capacity(img, grown_capacity(img.len)) : img;
+}
+
+/* The image of a new run holding the cell alone, with room to grow, placed after target. */
+static void
+new_run(CfInsert *ins, const CfRun *cellrun)
+{
+	CfRun		single = *cellrun;
+	uint8		keyref[CF_LONGREF_SIZE],
+				scref[CF_LONGREF_SIZE];
+
+	/* a new run: long key and super column get chains of their own */
+	if (CfPartIsLong(single.keylen) && single.keyref == NULL)
+	{
+		cfOverflowWrite(ins->rel, single.key, single.keylen, keyref);
+		single.keyref = keyref;
+	}
+	if (CfPartIsLong(single.sclen) && single.scref == NULL)
+	{
+		cfOverflowWrite(ins->rel, single.sc, single.sclen, scref);
+		single.scref = scref;
+	}
+	ins->newitems[0] = run_item(ins->info, &single);
+	ins->imglen[0] = ins->newitems[0].len;
+	ins->newitems[0] = with_capacity(ins->newitems[0], grown_capacity(ins->newitems[0].len));
+	ins->nnew = 1;
+	ins->target = ins->target == InvalidOffsetNumber ? ins->first : ins->target + 1;
+}
+
+/*
+ * Install gpage, a copy of the leaf with the new images (old_upper: the
+ * leaf's pd_upper before them), logging only what changed, in one record.
+ */
+static void
+install_copy(CfInsert *ins, Page gpage, uint16 old_upper)
+{
+	PageHeader	ph = (PageHeader) gpage;
+	uint16		ranges[10];
+	uint16		changed[2 * CF_WAL_MAX_RANGES];
+	int			nchanged;
+
+	/*
+	 * What may have changed: the page header; line pointers from the first
+	 * that changed; the new images (over the zeroed hole, so their room to
+	 * grow is not logged); the opaque data; a run rewritten in place.  Only
+	 * the bytes that differ are logged.
+	 */
+	ranges[0] = 0;
+	ranges[1] = SizeOfPageHeaderData;
+	ranges[2] = (char *) PageGetItemId(gpage, ins->target) - (char *) gpage;
+	ranges[3] = ph->pd_lower;
+	ranges[4] = ph->pd_upper;
+	ranges[5] = old_upper;
+	ranges[6] = ph->pd_special;
+	ranges[7] = BLCKSZ;
+	if (ins->same && ins->first_inplace)
+	{
+		ItemId		iid = PageGetItemId(gpage, ins->target);
+
+		ranges[8] = ItemIdGetOffset(iid);
+		ranges[9] = ItemIdGetOffset(iid) + ins->newitems[0].len;
+	}
+	else
+		ranges[8] = ranges[9] = 0;
+	nchanged = cfWalChangedRanges(ins->page, gpage, ranges, 5, changed);
+	if (nchanged >= 0)
+		cfWalInstallRanges(ins->rel, ins->buf, gpage, changed, nchanged);
+	else
+		cfWalInstallRanges(ins->rel, ins->buf, gpage, ranges, 5);
+}
+
+/* Write the new images at pd_upper of a copy of the leaf, line pointers from target on, and install it. */
+static void
+add_items(CfInsert *ins)
+{
+	PGAlignedBlock copy;
+	Page		gpage = copy.data;
+	PageHeader	ph = (PageHeader) gpage;
+	OffsetNumber at = ins->target;
+	uint16		old_upper = ((PageHeader) ins->page)->pd_upper;
+
+	memcpy(gpage, ins->page, BLCKSZ);
+	if (ins->same)
+	{
+		ItemId		iid = PageGetItemId(gpage, ins->target);
+
+		if (ins->first_inplace)
+			memcpy(PageGetItem(gpage, iid), ins->newitems[0].data, ins->newitems[0].len);
+		else
+		{
+			Size		sz = MAXALIGN(ins->newitems[0].len);
+
+			CfPageGetOpaque(gpage)->garbage += MAXALIGN(ItemIdGetLength(iid));
+			ph->pd_upper -= sz;
+			memcpy((char *) gpage + ph->pd_upper, ins->newitems[0].data, ins->newitems[0].len);
+			ItemIdSetNormal(iid, ph->pd_upper, ins->newitems[0].len);
+		}
+		at = ins->target + 1;
+		if (ins->nnew == 2 &&
+			PageAddItem(gpage, (Item) ins->newitems[1].data, ins->newitems[1].len, at, false, false) != at)
+			elog(ERROR, "could not add run item");
+	}
+	else if (PageAddItem(gpage, (Item) ins->newitems[0].data, ins->newitems[0].len, at, false, false) != at)
+		elog(ERROR, "could not add run item");
+	install_copy(ins, gpage, old_upper);
+}
+
+/*
+ * The fast path: write the new images in place, or into the leaf's free
+ * space, in one hand-built record (cfwal.c); false if they do not fit.
+ */
+static bool
+write_in_free_space(CfInsert *ins)
+{
+	Size		need = 0;
+	Size		freespace = ((PageHeader) ins->page)->pd_upper - ((PageHeader) ins->page)->pd_lower;
+
+	for (int i = ins->first_inplace ? 1 : 0; i < ins->nnew; i++)
+		need += MAXALIGN(ins->newitems[i].len);
+	need += sizeof(ItemIdData) * (ins->same ? ins->nnew - 1 : ins->nnew);
+	if (need > freespace)
+		return false;
+	if (ins->same && ins->first_inplace && ins->nnew == 1)
+		cfWalOverwrite(ins->rel, ins->buf, ins->target, ins->newitems[0].data, ins->newitems[0].len);
+	else
+		add_items(ins);
+	return true;
+}
+
+/* Rebuild the leaf with the new images (compacting it), or split it if they do not fit. */
+static void
+rebuild_or_split(CfInsert *ins)
+{
+	int			n;
+	CfItem	   *items = cfPageItems(ins->rel, ins->page, &n);
+	CfItem	   *all = palloc(sizeof(CfItem) * (n + 2));
+	int			k = 0;
+	int			idx = ins->target - ins->first;
+	int			newpos;
+
+	for (int i = 0; i < idx; i++)
+		all[k++] = items[i];
+	newpos = k;
+	if (ins->first_inplace)
+		ins->newitems[0] = with_capacity(ins->newitems[0], items[idx].len);
+	for (int i = 0; i < ins->nnew; i++)
+		all[k++] = ins->newitems[i];
+	for (int i = ins->same ? idx + 1 : idx; i < n; i++)
+		all[k++] = items[i];
+	/* the rebuild overwrites the page: copy what points into it */
+	cfItemsCopy(all, k, newpos, ins->nnew);
+	if (!cfItemsFitPage(ins->page, all, k))
+		fit_room(ins->page, all, k, newpos, ins->nnew, ins->imglen, ins->newcell);
+	cfRewritePage(ins->rel, ins->info, ins->buf, ins->stack, all, k, newpos + ins->newcell, InvalidBuffer);
+}
+
 /*
  * Insert one cell version.  cellrun is a run of one cell carrying its row
  * key and super column.  The caller has validated sizes and values.
@@ -1501,262 +482,30 @@ run_holds(Relation rel, const char *src, const CfKey *key)
 void
 cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cellrun)
 {
-	CfKey		key;
-	CfStack    *stack;
-	Buffer		buf;
-	Page		page;
-	CfPageOpaque op;
-	OffsetNumber first,
-				max,
-				target = InvalidOffsetNumber;
-	CfRun		run;
-	bool		same = false;
-	bool		first_inplace = false;
-	CfItem		newitems[2];
-	Size		imglen[2] = {0, 0};	/* their images, without room to grow */
-	int			nnew;
-	int			newcell = 0;	/* which of newitems holds the new cell */
+	CfInsert	ins;
 	MemoryContext tmp,
 				old;
 
 	tmp = AllocSetContextCreate(CurrentMemoryContext, "cfstore insert", ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(tmp);
 
-	cfCellKey(cellrun, &cellrun->cells[0], &key);
-	for (;;)
-	{
-		buf = cfDescend(rel, info, &key, true, &stack, NULL, NULL);
-		if (!BufferIsValid(buf))
-		{
-			cfTreeEnsure(rel, info);
-			continue;
-		}
-		page = BufferGetPage(buf);
-		op = CfPageGetOpaque(page);
-		if (!(op->flags & CF_PAGE_INCOMPLETE_SPLIT))
-			break;
-		finish_split(rel, info, buf, stack);
-		UnlockReleaseBuffer(buf);
-	}
-
-	/* the run the cell belongs in: the last whose first key is at or below it */
-	first = CfPageFirstData(op);
-	max = PageGetMaxOffsetNumber(page);
-	{
-		OffsetNumber lo = first,
-					hi = max + 1;
-
-		while (lo < hi)
-		{
-			OffsetNumber mid = lo + (hi - lo) / 2;
-
-			if (cfRunCompare(rel, &info->order, PageGetItem(page, cfPageItemId(rel, page, mid)), &key) <= 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		/* lo is the first run above the key */
-		target = lo > first ? lo - 1 : InvalidOffsetNumber;
-	}
-
-	/* same row key and super column as the target run, or as the next one? */
-	for (int pass = 0; pass < 2 && !same; pass++)
-	{
-		OffsetNumber off = pass == 0 ? target : (target == InvalidOffsetNumber ? first : target + 1);
-
-		if (off == InvalidOffsetNumber || off > max)
-			continue;
-		if (run_holds(rel, PageGetItem(page, cfPageItemId(rel, page, off)), &key))
-		{
-			ItemId		iid = cfPageItemId(rel, page, off);
-
-			cfRunDecode(rel, PageGetItem(page, iid), ItemIdGetLength(iid), &run, tmp);
-			target = off;
-			same = true;
-		}
-	}
-
-	if (same)
-	{
-		ItemId		iid = cfPageItemId(rel, page, target);
-		Size		cap = ItemIdGetLength(iid);
-		int			j = run_position(info, &run, &key);
-		bool		tail = true;
-		CfItem		img;
-
-		/* is this the last run of its row (and super column) here? it grows */
-		if (target < max)
-			tail = !run_holds(rel, PageGetItem(page, cfPageItemId(rel, page, target + 1)), &key);
-		run_insert_cell(&run, &cellrun->cells[0], j);
-		img = run_item_inserted(info, &run, j, PageGetItem(page, iid));
-		imglen[0] = img.len;
-		nnew = 1;
-		if (img.len <= cap)
-		{
-			/* rewrite in place: only the bytes from the new cell on change */
-			newitems[0] = img;
-			first_inplace = true;
-		}
-		else if (img.len > CF_RUN_MAX && run.ncells > 1)
-		{
-			/* split the run: after its last old cell when appending, else in the middle */
-			CfRun		a = run,
-						b = run;
-
-			a.ncells = (j == run.ncells - 1) ? run.ncells - 1 : run.ncells / 2;
-			b.cells = run.cells + a.ncells;
-			b.ncells = run.ncells - a.ncells;
-			newitems[0] = run_item(info, &a);
-			imglen[0] = newitems[0].len;
-			first_inplace = newitems[0].len <= cap;
-			newitems[1] = run_item(info, &b);
-			imglen[1] = newitems[1].len;
-			newcell = j >= a.ncells ? 1 : 0;
-			if (tail)
-				newitems[1] = with_capacity(newitems[1], grown_capacity(newitems[1].len));
-			nnew = 2;
-		}
-		else
-			newitems[0] = tail ? with_capacity(img, grown_capacity(img.len)) : img;
-	}
+	ins.rel = rel;
+	ins.info = info;
+	ins.same = false;
+	ins.first_inplace = false;
+	ins.imglen[0] = ins.imglen[1] = 0;
+	ins.newcell = 0;
+	cfCellKey(cellrun, &cellrun->cells[0], &ins.key);
+	lock_leaf(&ins);
+	find_run(&ins, tmp);
+	if (ins.same)
+		grow_run(&ins, cellrun);
 	else
-	{
-		CfRun		single = *cellrun;
-		uint8		keyref[CF_LONGREF_SIZE],
-					scref[CF_LONGREF_SIZE];
+		new_run(&ins, cellrun);
+	if (!write_in_free_space(&ins))
+		rebuild_or_split(&ins);
 
-		/* a new run: long key and super column get chains of their own */
-		if (CfPartIsLong(single.keylen) && single.keyref == NULL)
-		{
-			cfOverflowWrite(rel, single.key, single.keylen, keyref);
-			single.keyref = keyref;
-		}
-		if (CfPartIsLong(single.sclen) && single.scref == NULL)
-		{
-			cfOverflowWrite(rel, single.sc, single.sclen, scref);
-			single.scref = scref;
-		}
-		newitems[0] = run_item(info, &single);
-		imglen[0] = newitems[0].len;
-		newitems[0] = with_capacity(newitems[0], grown_capacity(newitems[0].len));
-		nnew = 1;
-		target = target == InvalidOffsetNumber ? first : target + 1;
-	}
-
-	/* fast path: the new images fit the page's free space */
-	{
-		Size		need = 0;
-		Size		freespace = ((PageHeader) page)->pd_upper - ((PageHeader) page)->pd_lower;
-
-		for (int i = first_inplace ? 1 : 0; i < nnew; i++)
-			need += MAXALIGN(newitems[i].len);
-		need += sizeof(ItemIdData) * (same ? nnew - 1 : nnew);
-		if (need <= freespace && same && first_inplace && nnew == 1)
-			overwrite_in_place(rel, buf, target, newitems[0].data, newitems[0].len);
-		else if (need <= freespace)
-		{
-			/* new item images at pd_upper, line pointers from target on */
-			PGAlignedBlock copy;
-			Page		gpage = copy.data;
-			PageHeader	ph = (PageHeader) gpage;
-			OffsetNumber at = target;
-			uint16		ranges[10];
-			uint16		old_upper = ((PageHeader) page)->pd_upper;
-
-			memcpy(gpage, page, BLCKSZ);
-			if (same)
-			{
-				ItemId		iid = PageGetItemId(gpage, target);
-
-				if (first_inplace)
-					memcpy(PageGetItem(gpage, iid), newitems[0].data, newitems[0].len);
-				else
-				{
-					Size		sz = MAXALIGN(newitems[0].len);
-
-					CfPageGetOpaque(gpage)->garbage += MAXALIGN(ItemIdGetLength(iid));
-					ph->pd_upper -= sz;
-					memcpy((char *) gpage + ph->pd_upper, newitems[0].data, newitems[0].len);
-					ItemIdSetNormal(iid, ph->pd_upper, newitems[0].len);
-				}
-				at = target + 1;
-				if (nnew == 2 &&
-					PageAddItem(gpage, (Item) newitems[1].data, newitems[1].len, at, false, false) != at)
-					elog(ERROR, "could not add run item");
-			}
-			else if (PageAddItem(gpage, (Item) newitems[0].data, newitems[0].len, at, false, false) != at)
-				elog(ERROR, "could not add run item");
-
-			/*
-			 * What may have changed: the page header; line pointers from the
-			 * first that changed; the new images (over the zeroed hole, so
-			 * their room to grow is not logged); the opaque data; a run
-			 * rewritten in place.  Only the bytes that differ are logged.
-			 */
-			ranges[0] = 0;
-			ranges[1] = SizeOfPageHeaderData;
-			ranges[2] = (char *) PageGetItemId(gpage, target) - (char *) gpage;
-			ranges[3] = ph->pd_lower;
-			ranges[4] = ph->pd_upper;
-			ranges[5] = old_upper;
-			ranges[6] = ph->pd_special;
-			ranges[7] = BLCKSZ;
-			if (same && first_inplace)
-			{
-				ItemId		iid = PageGetItemId(gpage, target);
-
-				ranges[8] = ItemIdGetOffset(iid);
-				ranges[9] = ItemIdGetOffset(iid) + newitems[0].len;
-			}
-			else
-				ranges[8] = ranges[9] = 0;
-			{
-				uint16		changed[2 * CF_MAX_RANGES];
-				int			nchanged = changed_ranges(page, gpage, ranges, 5, changed);
-
-				if (nchanged >= 0)
-					install_ranges(rel, buf, gpage, changed, nchanged);
-				else
-					install_ranges(rel, buf, gpage, ranges, 5);
-			}
-		}
-		else
-		{
-			/* rebuild (compacting) or split the page */
-			int			n;
-			CfItem	   *items = cfPageItems(rel, page, &n);
-			CfItem	   *all = palloc(sizeof(CfItem) * (n + 2));
-			int			k = 0;
-			int			idx = target - first;
-			int			newpos;
-
-			for (int i = 0; i < idx; i++)
-				all[k++] = items[i];
-			newpos = k;
-			if (first_inplace)
-				newitems[0] = with_capacity(newitems[0], items[idx].len);
-			for (int i = 0; i < nnew; i++)
-				all[k++] = newitems[i];
-			for (int i = same ? idx + 1 : idx; i < n; i++)
-				all[k++] = items[i];
-			/* the rebuild overwrites the page: copy what points into it */
-			for (int i = 0; i < k; i++)
-			{
-				if (i < newpos || i >= newpos + nnew)
-				{
-					char	   *c = palloc(all[i].len);
-
-					memcpy(c, all[i].data, all[i].len);
-					all[i].data = c;
-				}
-			}
-			if (!cfItemsFitPage(page, all, k))
-				fit_room(page, all, k, newpos, nnew, imglen, newcell);
-			rewrite_page(rel, info, buf, stack, all, k, newpos + newcell, InvalidBuffer);
-		}
-	}
-
-	UnlockReleaseBuffer(buf);
+	UnlockReleaseBuffer(ins.buf);
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(tmp);
 }

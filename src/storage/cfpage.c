@@ -272,6 +272,9 @@ compare_part(const CfType *type, const uint8 *a, int alen, const uint8 *b, int b
 	return cfTypeCompare(type, a, alen, b, blen);
 }
 
+/* Minus infinity, as a position. */
+const CfKey cfMinusInfinity = {NULL, 0, NULL, 0, NULL, 0, 0, 0, -1, NULL, NULL, NULL};
+
 /*
  * Compare two positions in key order (see CfKey).  Parts given by both are
  * compared in turn; when one position is a prefix of the other, its bound
@@ -338,15 +341,13 @@ cfCellKey(const CfRun *run, const CfCell *cell, CfKey *key)
  * names of one row, which are close in time, share a long prefix; the
  * clock sequence and node of one writer are shared as a suffix.
  */
-static void
+static inline void
 timeuuid_permute(const uint8 *in, uint8 *out)
 {
-	out[0] = in[6];
-	out[1] = in[7];
-	out[2] = in[4];
-	out[3] = in[5];
-	memcpy(out + 4, in, 4);
-	memcpy(out + 8, in + 8, 8);
+	memcpy(out, in + 6, 2);		/* time_hi_and_version */
+	memcpy(out + 2, in + 4, 2); /* time_mid */
+	memcpy(out + 4, in, 4);		/* time_low */
+	memcpy(out + 8, in + 8, 8); /* clock sequence and node */
 }
 
 /* Inverse of timeuuid_permute. */
@@ -606,6 +607,7 @@ cfRunAppendedSize(const CfRun *run, Size used)
 	return used + cell_size(run, run->ncells - 1, &nc, &prevxid);
 }
 
+/* Encode such a run (see cfRunAppendedSize) into dst. */
 void
 cfRunEncodeAppended(const CfRun *run, const char *src, Size used, char *dst)
 {
@@ -656,6 +658,26 @@ resolve_part(Relation rel, const uint8 *stored, int storedlen, bool islong, int 
 }
 
 /*
+ * The header of the run item at src into *hdr, and its row key and super
+ * column as they read (resolve_part: long ones are read into cxt); returns
+ * where the run's first cell starts.
+ */
+static pg_attribute_always_inline const uint8 *
+run_container(Relation rel, const char *src, CfRunHeader *hdr, MemoryContext cxt,
+			  const uint8 **key, int *keylen, const uint8 **keyref,
+			  const uint8 **sc, int *sclen, const uint8 **scref)
+{
+	const uint8 *p;
+
+	memcpy(hdr, src, sizeof(*hdr));
+	p = (const uint8 *) src + sizeof(*hdr);
+	*key = resolve_part(rel, p, hdr->keylen, (hdr->flags & CF_RUN_LONG_KEY) != 0, keylen, keyref, cxt);
+	p += hdr->keylen;
+	*sc = resolve_part(rel, p, hdr->sclen, (hdr->flags & CF_RUN_LONG_SC) != 0, sclen, scref, cxt);
+	return p + hdr->sclen;
+}
+
+/*
  * Decode a run item.  Names are rebuilt into memory allocated in cxt, and
  * long parts read there; the rest (short keys, values) points into src, so
  * the caller keeps src alive (and stable) while it uses them.  Values stay
@@ -675,15 +697,9 @@ cfRunDecode(Relation rel, const char *src, Size len, CfRun *run, MemoryContext c
 	uint8	   *names = NULL;	/* rebuilt names are carved from one chunk */
 	Size		names_left = 0;
 
-	memcpy(&hdr, src, sizeof(hdr));
+	p = run_container(rel, src, &hdr, cxt, &run->key, &run->keylen, &run->keyref,
+					  &run->sc, &run->sclen, &run->scref);
 	permuted = (hdr.flags & CF_RUN_TIMEUUID_NAMES) != 0;
-	p = (const uint8 *) src + sizeof(hdr);
-	run->key = resolve_part(rel, p, hdr.keylen, (hdr.flags & CF_RUN_LONG_KEY) != 0,
-							&run->keylen, &run->keyref, cxt);
-	p += hdr.keylen;
-	run->sc = resolve_part(rel, p, hdr.sclen, (hdr.flags & CF_RUN_LONG_SC) != 0,
-						   &run->sclen, &run->scref, cxt);
-	p += hdr.sclen;
 	run->ncells = hdr.ncells;
 	run->timeuuid_names = permuted;
 	run->cells = MemoryContextAlloc(cxt, sizeof(CfCell) * Max(hdr.ncells, 1));
@@ -827,14 +843,8 @@ cfRunFirstKey(Relation rel, const char *src, CfKey *key)
 				mid;
 	uint8		flags;
 
-	memcpy(&hdr, src, sizeof(hdr));
-	p = (const uint8 *) src + sizeof(hdr);
-	key->key = resolve_part(rel, p, hdr.keylen, (hdr.flags & CF_RUN_LONG_KEY) != 0,
-							&key->keylen, &key->keyref, CurrentMemoryContext);
-	p += hdr.keylen;
-	key->sc = resolve_part(rel, p, hdr.sclen, (hdr.flags & CF_RUN_LONG_SC) != 0,
-						   &key->sclen, &key->scref, CurrentMemoryContext);
-	p += hdr.sclen;
+	p = run_container(rel, src, &hdr, CurrentMemoryContext, &key->key, &key->keylen, &key->keyref,
+					  &key->sc, &key->sclen, &key->scref);
 	flags = *p++;
 	p += cfVarintGet(rel, p, &prefix);
 	p += cfVarintGet(rel, p, &suffix);

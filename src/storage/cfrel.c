@@ -12,6 +12,11 @@
  * from the metapage and room for the readers' image of the root page
  * (8 kB per storage relation a backend has opened).
  *
+ * The metapage is read here (read_root), and so it is made here too, with
+ * the first root leaf, by the first write to an empty relation
+ * (cfTreeEnsure): the rules for a metapage that is still all zeroes are
+ * the same on both sides.  The tree's design is in src/storage/README.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -25,6 +30,7 @@
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "storage/lmgr.h"
 #include "storage/proc.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
@@ -303,6 +309,65 @@ void
 cfRelInfoRefreshRoot(Relation rel, CfRelInfo *info)
 {
 	read_root(rel, &info->root, &info->root_level);
+}
+
+/*
+ * Create the metapage and an empty root leaf if the relation has none: a
+ * new or truncated relation (storage is created empty, like heap's), or
+ * one whose first write extended it and then did not get as far as the
+ * WAL record that initialises its pages (a crash, an error), which leaves
+ * block 0 all zeroes for good.
+ *
+ * A writer that extends an empty relation holds the extension lock until
+ * it has locked the new pages, so a metapage found new under its own
+ * exclusive lock, after waiting for the extension lock, is such a
+ * remnant: it is initialised there with a new root.  The extension lock is
+ * never waited for with the metapage locked the other way round: a root
+ * split locks the metapage and then extends the relation.
+ */
+void
+cfTreeEnsure(Relation rel, CfRelInfo *info)
+{
+	Buffer		meta,
+				root;
+	GenericXLogState *state;
+	Page		mpage,
+				rpage;
+
+	LockRelationForExtension(rel, ExclusiveLock);
+	if (RelationGetNumberOfBlocks(rel) == 0)
+	{
+		meta = ReadBuffer(rel, P_NEW);
+		LockBuffer(meta, BUFFER_LOCK_EXCLUSIVE);
+		root = ReadBuffer(rel, P_NEW);
+		LockBuffer(root, BUFFER_LOCK_EXCLUSIVE);
+		UnlockRelationForExtension(rel, ExclusiveLock);
+		Assert(BufferGetBlockNumber(meta) == CF_META_BLOCK);
+	}
+	else
+	{
+		/* an extension in progress, if any, has its pages locked now */
+		UnlockRelationForExtension(rel, ExclusiveLock);
+		meta = ReadBuffer(rel, CF_META_BLOCK);
+		LockBuffer(meta, BUFFER_LOCK_EXCLUSIVE);
+		if (!PageIsNew(BufferGetPage(meta)))
+		{
+			UnlockReleaseBuffer(meta);
+			cfRelInfoRefreshRoot(rel, info);
+			return;
+		}
+		root = cfNewPage(rel);
+	}
+
+	state = GenericXLogStart(rel);
+	mpage = GenericXLogRegisterBuffer(state, meta, GENERIC_XLOG_FULL_IMAGE);
+	rpage = GenericXLogRegisterBuffer(state, root, GENERIC_XLOG_FULL_IMAGE);
+	cfMetaPageInit(mpage, info->cf_id, BufferGetBlockNumber(root));
+	cfPageInit(rpage, 0, CF_PAGE_LEAF | CF_PAGE_ROOT);
+	GenericXLogFinish(state);
+	UnlockReleaseBuffer(root);
+	UnlockReleaseBuffer(meta);
+	cfRelInfoRefreshRoot(rel, info);
 }
 
 /* What this backend knows about a storage relation. */

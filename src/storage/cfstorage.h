@@ -27,6 +27,7 @@
 
 #include "access/generic_xlog.h"
 #include "access/transam.h"
+#include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
 #include "utils/rel.h"
@@ -38,7 +39,7 @@
 /*
  * The storage engine is written against PostgreSQL 15: RelFileNode (16
  * renamed it), and delta records in generic_xlog.c's private format
- * (cfinsert.c), which 16 may change.  Refuse to build elsewhere rather
+ * (cfwal.c), which 16 may change.  Refuse to build elsewhere rather
  * than miscompile or write records another server misreads.
  */
 #if PG_VERSION_NUM < 150000 || PG_VERSION_NUM >= 160000
@@ -159,6 +160,9 @@ typedef struct CfOrder
 } CfOrder;
 
 extern int	cfKeyCompare(const CfOrder *order, const CfKey *a, const CfKey *b);
+
+/* Minus infinity, as a position (cfpage.c). */
+extern const CfKey cfMinusInfinity;
 
 /* ---------------------------------------------------------------------
  * Cells and runs
@@ -356,7 +360,7 @@ typedef struct CfRelInfo
 	/*
 	 * Readers' image of the root page when it is an internal page, taken
 	 * from block rootcopy_blkno (InvalidBlockNumber: none); stale once a
-	 * descent from it had to move right.  See read_descend in cfslice.c.
+	 * descent from it had to move right.  See cfReadDescend in cfsearch.c.
 	 */
 	BlockNumber rootcopy_blkno;
 	bool		rootcopy_stale;
@@ -389,7 +393,9 @@ extern void cfCheckKeyspaceOwner(const char *keyspace);
 #define CF_STORAGE_SCHEMA "cfstore_data"
 
 /* ---------------------------------------------------------------------
- * Tree operations (cfinsert.c, cfdescend.c)
+ * Tree operations: finding pages (cfsearch.c), page images and splits
+ * (cfsplit.c), hand-built WAL records (cfwal.c), inserting cells
+ * (cfinsert.c); making the tree (cfrel.c) and allocating pages (cffree.c)
  * ---------------------------------------------------------------------
  */
 
@@ -407,16 +413,13 @@ typedef struct CfItem
 	Size		len;
 } CfItem;
 
-extern void cfBuildPage(Page page, const CfPageOpaqueData *opaque, const char *hikey, Size hikey_len,
-						const CfItem *items, int n);
-extern CfItem *cfPageItems(Relation rel, Page page, int *n);
-extern bool cfItemsFitPage(Page page, const CfItem *items, int n);
-extern void cfRebuildPage(Relation rel, Buffer buf, Buffer child, const CfItem *items, int n,
-						  const TransactionId *horizon);
+/* cfsearch.c */
 extern Buffer cfDescend(Relation rel, CfRelInfo *info, const CfKey *key, bool forupdate,
 						CfStack **stack, CfKey *lowkey, MemoryContext lowcxt);
 extern Buffer cfMoveRight(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *key, int lockmode);
 extern bool cfBeyondHighKey(Relation rel, CfRelInfo *info, Page page, const CfKey *key);
+extern OffsetNumber cfChooseDownlink(Relation rel, CfRelInfo *info, Page page, const CfKey *key);
+extern BlockNumber cfFindPageAtLevel(Relation rel, CfRelInfo *info, const CfKey *key, uint16 level);
 extern void cfNotTreePage(Relation rel, Buffer buf, uint16 level) pg_attribute_noreturn();
 extern void cfPageFreedUnderRead(Relation rel) pg_attribute_noreturn();
 extern void cfReachedAgain(Relation rel, BlockNumber blkno) pg_attribute_noreturn();
@@ -454,11 +457,51 @@ cfCheckTreePage(Relation rel, Buffer buf, uint16 level)
 				 (level == 0 ? CF_PAGE_LEAF : 0)))
 		cfNotTreePage(rel, buf, level);
 }
-extern OffsetNumber cfChooseDownlink(Relation rel, CfRelInfo *info, Page page, const CfKey *key);
-extern BlockNumber cfFindPageAtLevel(Relation rel, CfRelInfo *info, const CfKey *key, uint16 level);
+
+/*
+ * One step of a loop moving right from block start: let go of the locked
+ * page in buf and lock its right sibling right in lockmode, which must be
+ * a page of the tree at level.
+ */
+static inline Buffer
+cfStepRight(Relation rel, Buffer buf, BlockNumber right, uint16 level, int lockmode,
+			uint32 *moves, BlockNumber start)
+{
+	UnlockReleaseBuffer(buf);
+	CHECK_FOR_INTERRUPTS();
+	cfCountMoveRight(rel, moves, start);
+	buf = ReadBuffer(rel, right);
+	LockBuffer(buf, lockmode);
+	cfCheckTreePage(rel, buf, level);
+	return buf;
+}
+
+/* cfsplit.c */
+extern CfItem *cfPageItems(Relation rel, Page page, int *n);
+extern void cfItemsCopy(CfItem *items, int n, int skip, int nskip);
+extern Size cfItemsSpace(const CfItem *items, int n);
+extern Size cfRebuiltCapacity(Page page);
+extern bool cfItemsFitPage(Page page, const CfItem *items, int n);
+extern void cfBuildPage(Page page, const CfPageOpaqueData *opaque, const char *hikey, Size hikey_len,
+						const CfItem *items, int n);
+extern void cfRebuildPage(Relation rel, Buffer buf, Buffer child, const CfItem *items, int n,
+						  const TransactionId *horizon);
+extern void cfRewritePage(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
+						  CfItem *items, int n, int newpos, Buffer child);
+extern void cfFinishSplit(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack);
 extern uint64 cfSplitsFinished(void);
+
+/* cfwal.c; the most byte ranges cfWalChangedRanges makes */
+#define CF_WAL_MAX_RANGES 32
+
+extern void cfWalOverwrite(Relation rel, Buffer buf, OffsetNumber off, const char *img, Size len);
+extern int	cfWalChangedRanges(Page page, Page copy, const uint16 *regions, int nregions, uint16 *out);
+extern void cfWalInstallRanges(Relation rel, Buffer buf, Page copy, const uint16 *ranges, int nranges);
+
+/* cfinsert.c */
 extern void cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cell);
-extern void cfTreeInit(Relation rel, ForkNumber fork, int32 cf_id);
+
+/* cfrel.c, cffree.c */
 extern void cfTreeEnsure(Relation rel, CfRelInfo *info);
 extern Buffer cfNewPage(Relation rel);
 
@@ -469,7 +512,7 @@ extern Buffer cfNewPage(Relation rel);
 extern bool cfCellVisible(CfCell *cell, uint8 *flagsptr, Buffer buf, Snapshot snapshot);
 
 /* ---------------------------------------------------------------------
- * Reading (cfslice.c)
+ * Reading (cfslice.c, on top of cfwalk.c, cfreconcile.c and cfsearch.c)
  * ---------------------------------------------------------------------
  */
 

@@ -72,9 +72,8 @@ not_supported(Relation rel, const char *what, const char *hint)
 
 /* Slots of storage relations are virtual: rows are built, not stored. */
 static const TupleTableSlotOps *
-cf_slot_callbacks(Relation rel)
+cf_slot_callbacks(Relation rel pg_attribute_unused())
 {
-	(void) rel;
 	return &TTSOpsVirtual;
 }
 
@@ -159,16 +158,12 @@ cf_scan_end(TableScanDesc sscan)
 
 /* Restart a scan. */
 static void
-cf_scan_rescan(TableScanDesc sscan, struct ScanKeyData *key, bool set_params,
-			   bool allow_strat, bool allow_sync, bool allow_pagemode)
+cf_scan_rescan(TableScanDesc sscan, struct ScanKeyData *key pg_attribute_unused(),
+			   bool set_params pg_attribute_unused(), bool allow_strat pg_attribute_unused(),
+			   bool allow_sync pg_attribute_unused(), bool allow_pagemode pg_attribute_unused())
 {
 	CfTableScanDesc *scan = (CfTableScanDesc *) sscan;
 
-	(void) key;
-	(void) set_params;
-	(void) allow_strat;
-	(void) allow_sync;
-	(void) allow_pagemode;
 	if (scan->scan)
 		cfScanEnd(scan->scan);
 	scan->scan = cfScanBegin(sscan->rs_rd, sscan->rs_snapshot);
@@ -204,18 +199,18 @@ cf_parallelscan_estimate(Relation rel)
 	return 0;
 }
 
+/* Parallel scans are switched off: never runs. */
 static Size
-cf_parallelscan_initialize(Relation rel, ParallelTableScanDesc pscan)
+cf_parallelscan_initialize(Relation rel, ParallelTableScanDesc pscan pg_attribute_unused())
 {
-	(void) pscan;
 	not_supported(rel, "a parallel scan", "Parallel plans are disabled for cfstore tables.");
 	return 0;
 }
 
+/* Parallel scans are switched off: never runs. */
 static void
-cf_parallelscan_reinitialize(Relation rel, ParallelTableScanDesc pscan)
+cf_parallelscan_reinitialize(Relation rel, ParallelTableScanDesc pscan pg_attribute_unused())
 {
-	(void) pscan;
 	not_supported(rel, "a parallel scan", "Parallel plans are disabled for cfstore tables.");
 }
 
@@ -227,71 +222,66 @@ cf_index_fetch_begin(Relation rel)
 	return NULL;
 }
 
+/* No index fetch is ever begun: nothing to reset. */
 static void
-cf_index_fetch_reset(struct IndexFetchTableData *data)
+cf_index_fetch_reset(struct IndexFetchTableData *data pg_attribute_unused())
 {
-	(void) data;
 }
 
+/* No index fetch is ever begun: nothing to end. */
 static void
-cf_index_fetch_end(struct IndexFetchTableData *data)
+cf_index_fetch_end(struct IndexFetchTableData *data pg_attribute_unused())
 {
-	(void) data;
 }
 
+/* Indexes on storage relations are refused: never runs. */
 static bool
-cf_index_fetch_tuple(struct IndexFetchTableData *data, ItemPointer tid, Snapshot snapshot,
-					 TupleTableSlot *slot, bool *call_again, bool *all_dead)
+cf_index_fetch_tuple(struct IndexFetchTableData *data, ItemPointer tid pg_attribute_unused(),
+					 Snapshot snapshot pg_attribute_unused(),
+					 TupleTableSlot *slot pg_attribute_unused(),
+					 bool *call_again pg_attribute_unused(), bool *all_dead pg_attribute_unused())
 {
-	(void) tid;
-	(void) snapshot;
-	(void) slot;
-	(void) call_again;
-	(void) all_dead;
 	not_supported(data->rel, "an index", "Read through cfstore.get_slice() and the other API functions.");
 	return false;
 }
 
 /* Rows have no stable address: fetching one by tid is refused. */
 static bool
-cf_tuple_fetch_row_version(Relation rel, ItemPointer tid, Snapshot snapshot, TupleTableSlot *slot)
+cf_tuple_fetch_row_version(Relation rel, ItemPointer tid pg_attribute_unused(),
+						   Snapshot snapshot pg_attribute_unused(),
+						   TupleTableSlot *slot pg_attribute_unused())
 {
-	(void) tid;
-	(void) snapshot;
-	(void) slot;
 	not_supported(rel, "fetching a row by its ctid", "Read through cfstore.get_slice() and the other API functions.");
 	return false;
 }
 
+/* No tid names a row for good: none is valid. */
 static bool
-cf_tuple_tid_valid(TableScanDesc scan, ItemPointer tid)
+cf_tuple_tid_valid(TableScanDesc scan pg_attribute_unused(), ItemPointer tid pg_attribute_unused())
 {
-	(void) scan;
-	(void) tid;
 	return false;
 }
 
+/* Rows have no versions chained by tid: the tid stays as it is. */
 static void
-cf_tuple_get_latest_tid(TableScanDesc scan, ItemPointer tid)
+cf_tuple_get_latest_tid(TableScanDesc scan pg_attribute_unused(),
+						ItemPointer tid pg_attribute_unused())
 {
-	(void) scan;
-	(void) tid;
 }
 
 /* A row of a scan was visible to the scan's snapshot when it was built. */
 static bool
-cf_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot, Snapshot snapshot)
+cf_tuple_satisfies_snapshot(Relation rel pg_attribute_unused(),
+							TupleTableSlot *slot pg_attribute_unused(),
+							Snapshot snapshot pg_attribute_unused())
 {
-	(void) rel;
-	(void) slot;
-	(void) snapshot;
 	return true;
 }
 
+/* Indexes on storage relations are refused: never runs. */
 static TransactionId
-cf_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
+cf_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate pg_attribute_unused())
 {
-	(void) delstate;
 	not_supported(rel, "an index", "Read through cfstore.get_slice() and the other API functions.");
 	return InvalidTransactionId;
 }
@@ -356,44 +346,40 @@ insert_row(Relation rel, const CfColumnFamily *cf, TupleTableSlot *slot, Command
 
 /* Insert a row: one cell version (INSERT, pg_restore). */
 static void
-cf_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
-				struct BulkInsertStateData *bistate)
+cf_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid,
+				int options pg_attribute_unused(),
+				struct BulkInsertStateData *bistate pg_attribute_unused())
 {
-	(void) options;
-	(void) bistate;
 	insert_row(rel, cfRelationColumnFamily(rel), slot, cid);
 }
 
+/* INSERT ... ON CONFLICT is refused. */
 static void
-cf_tuple_insert_speculative(Relation rel, TupleTableSlot *slot, CommandId cid, int options,
-							struct BulkInsertStateData *bistate, uint32 specToken)
+cf_tuple_insert_speculative(Relation rel, TupleTableSlot *slot pg_attribute_unused(),
+							CommandId cid pg_attribute_unused(), int options pg_attribute_unused(),
+							struct BulkInsertStateData *bistate pg_attribute_unused(),
+							uint32 specToken pg_attribute_unused())
 {
-	(void) slot;
-	(void) cid;
-	(void) options;
-	(void) bistate;
-	(void) specToken;
 	not_supported(rel, "INSERT ... ON CONFLICT", "cfstore.insert() already overwrites by timestamp.");
 }
 
+/* INSERT ... ON CONFLICT is refused. */
 static void
-cf_tuple_complete_speculative(Relation rel, TupleTableSlot *slot, uint32 specToken, bool succeeded)
+cf_tuple_complete_speculative(Relation rel, TupleTableSlot *slot pg_attribute_unused(),
+							  uint32 specToken pg_attribute_unused(),
+							  bool succeeded pg_attribute_unused())
 {
-	(void) slot;
-	(void) specToken;
-	(void) succeeded;
 	not_supported(rel, "INSERT ... ON CONFLICT", "cfstore.insert() already overwrites by timestamp.");
 }
 
 /* COPY: insert the rows one by one, finding the column family once. */
 static void
-cf_multi_insert(Relation rel, TupleTableSlot **slots, int nslots, CommandId cid, int options,
-				struct BulkInsertStateData *bistate)
+cf_multi_insert(Relation rel, TupleTableSlot **slots, int nslots, CommandId cid,
+				int options pg_attribute_unused(),
+				struct BulkInsertStateData *bistate pg_attribute_unused())
 {
 	const CfColumnFamily *cf;
 
-	(void) options;
-	(void) bistate;
 	if (nslots == 0)
 		return;
 	cf = cfRelationColumnFamily(rel);
@@ -401,61 +387,46 @@ cf_multi_insert(Relation rel, TupleTableSlot **slots, int nslots, CommandId cid,
 		insert_row(rel, cf, slots[i], cid);
 }
 
+/* DELETE on a storage relation is refused (cfstore.remove() deletes). */
 static TM_Result
-cf_tuple_delete(Relation rel, ItemPointer tid, CommandId cid, Snapshot snapshot,
-				Snapshot crosscheck, bool wait, TM_FailureData *tmfd, bool changingPart)
+cf_tuple_delete(Relation rel, ItemPointer tid pg_attribute_unused(),
+				CommandId cid pg_attribute_unused(), Snapshot snapshot pg_attribute_unused(),
+				Snapshot crosscheck pg_attribute_unused(), bool wait pg_attribute_unused(),
+				TM_FailureData *tmfd pg_attribute_unused(), bool changingPart pg_attribute_unused())
 {
-	(void) tid;
-	(void) cid;
-	(void) snapshot;
-	(void) crosscheck;
-	(void) wait;
-	(void) tmfd;
-	(void) changingPart;
 	not_supported(rel, "DELETE", "Use cfstore.remove() or cfstore.truncate().");
 	return TM_Ok;
 }
 
+/* UPDATE on a storage relation is refused (a newer cell overwrites). */
 static TM_Result
-cf_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot, CommandId cid,
-				Snapshot snapshot, Snapshot crosscheck, bool wait, TM_FailureData *tmfd,
-				LockTupleMode *lockmode, bool *update_indexes)
+cf_tuple_update(Relation rel, ItemPointer otid pg_attribute_unused(),
+				TupleTableSlot *slot pg_attribute_unused(), CommandId cid pg_attribute_unused(),
+				Snapshot snapshot pg_attribute_unused(), Snapshot crosscheck pg_attribute_unused(),
+				bool wait pg_attribute_unused(), TM_FailureData *tmfd pg_attribute_unused(),
+				LockTupleMode *lockmode pg_attribute_unused(),
+				bool *update_indexes pg_attribute_unused())
 {
-	(void) otid;
-	(void) slot;
-	(void) cid;
-	(void) snapshot;
-	(void) crosscheck;
-	(void) wait;
-	(void) tmfd;
-	(void) lockmode;
-	(void) update_indexes;
 	not_supported(rel, "UPDATE", "Use cfstore.insert(): a newer timestamp overwrites.");
 	return TM_Ok;
 }
 
+/* Row locks are refused: writers never wait for each other. */
 static TM_Result
-cf_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot, TupleTableSlot *slot,
-			  CommandId cid, LockTupleMode mode, LockWaitPolicy wait_policy, uint8 flags,
-			  TM_FailureData *tmfd)
+cf_tuple_lock(Relation rel, ItemPointer tid pg_attribute_unused(),
+			  Snapshot snapshot pg_attribute_unused(), TupleTableSlot *slot pg_attribute_unused(),
+			  CommandId cid pg_attribute_unused(), LockTupleMode mode pg_attribute_unused(),
+			  LockWaitPolicy wait_policy pg_attribute_unused(), uint8 flags pg_attribute_unused(),
+			  TM_FailureData *tmfd pg_attribute_unused())
 {
-	(void) tid;
-	(void) snapshot;
-	(void) slot;
-	(void) cid;
-	(void) mode;
-	(void) wait_policy;
-	(void) flags;
-	(void) tmfd;
 	not_supported(rel, "SELECT FOR UPDATE/SHARE", "Writers never wait for each other in cfstore: the newest timestamp wins.");
 	return TM_Ok;
 }
 
+/* Bulk inserts leave nothing to finish. */
 static void
-cf_finish_bulk_insert(Relation rel, int options)
+cf_finish_bulk_insert(Relation rel pg_attribute_unused(), int options pg_attribute_unused())
 {
-	(void) rel;
-	(void) options;
 }
 
 /*
@@ -517,19 +488,17 @@ cf_relation_copy_data(Relation rel, const RelFileNode *newrnode)
 /* VACUUM FULL / CLUSTER: copy the live cells into the new storage. */
 static void
 cf_relation_copy_for_cluster(Relation OldTable, Relation NewTable, Relation OldIndex,
-							 bool use_sort, TransactionId OldestXmin, TransactionId *xid_cutoff,
-							 MultiXactId *multi_cutoff, double *num_tuples, double *tups_vacuumed,
-							 double *tups_recently_dead)
+							 bool use_sort pg_attribute_unused(),
+							 TransactionId OldestXmin pg_attribute_unused(),
+							 TransactionId *xid_cutoff pg_attribute_unused(),
+							 MultiXactId *multi_cutoff pg_attribute_unused(), double *num_tuples,
+							 double *tups_vacuumed, double *tups_recently_dead)
 {
 	CfScanState *scan;
 	CfOutCell	c;
 	TupleTableSlot *slot;
 	Snapshot	snapshot;
 
-	(void) use_sort;
-	(void) OldestXmin;
-	(void) xid_cutoff;
-	(void) multi_cutoff;
 	if (OldIndex != NULL)
 		not_supported(OldTable, "CLUSTER", "cfstore tables are always clustered by row key and column name.");
 	*num_tuples = *tups_vacuumed = *tups_recently_dead = 0;
@@ -570,14 +539,14 @@ cf_scan_analyze_next_block(TableScanDesc sscan, BlockNumber blockno, BufferAcces
 	return true;
 }
 
+/* ANALYZE: the next sampled cell of the current block as a row. */
 static bool
-cf_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin, double *liverows,
-						   double *deadrows, TupleTableSlot *slot)
+cf_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin pg_attribute_unused(),
+						   double *liverows, double *deadrows pg_attribute_unused(),
+						   TupleTableSlot *slot)
 {
 	CfTableScanDesc *scan = (CfTableScanDesc *) sscan;
 
-	(void) OldestXmin;
-	(void) deadrows;
 	if (scan->isample >= scan->nsample)
 		return false;
 	store_cell(slot, sscan->rs_rd, &scan->sample[scan->isample], scan->isample);
@@ -586,60 +555,54 @@ cf_scan_analyze_next_tuple(TableScanDesc sscan, TransactionId OldestXmin, double
 	return true;
 }
 
+/* CREATE INDEX on a storage relation is refused. */
 static double
-cf_index_build_range_scan(Relation table_rel, Relation index_rel, struct IndexInfo *index_info,
-						  bool allow_sync, bool anyvisible, bool progress,
-						  BlockNumber start_blockno, BlockNumber numblocks,
-						  IndexBuildCallback callback, void *callback_state, TableScanDesc scan)
+cf_index_build_range_scan(Relation table_rel, Relation index_rel pg_attribute_unused(),
+						  struct IndexInfo *index_info pg_attribute_unused(),
+						  bool allow_sync pg_attribute_unused(),
+						  bool anyvisible pg_attribute_unused(),
+						  bool progress pg_attribute_unused(),
+						  BlockNumber start_blockno pg_attribute_unused(),
+						  BlockNumber numblocks pg_attribute_unused(),
+						  IndexBuildCallback callback pg_attribute_unused(),
+						  void *callback_state pg_attribute_unused(),
+						  TableScanDesc scan pg_attribute_unused())
 {
-	(void) index_rel;
-	(void) index_info;
-	(void) allow_sync;
-	(void) anyvisible;
-	(void) progress;
-	(void) start_blockno;
-	(void) numblocks;
-	(void) callback;
-	(void) callback_state;
-	(void) scan;
 	not_supported(table_rel, "CREATE INDEX", "Cells are already clustered by row key and column name; secondary indexes are declared in column_metadata.");
 	return 0;
 }
 
+/* CREATE INDEX on a storage relation is refused. */
 static void
-cf_index_validate_scan(Relation table_rel, Relation index_rel, struct IndexInfo *index_info,
-					   Snapshot snapshot, struct ValidateIndexState *state)
+cf_index_validate_scan(Relation table_rel, Relation index_rel pg_attribute_unused(),
+					   struct IndexInfo *index_info pg_attribute_unused(),
+					   Snapshot snapshot pg_attribute_unused(),
+					   struct ValidateIndexState *state pg_attribute_unused())
 {
-	(void) index_rel;
-	(void) index_info;
-	(void) snapshot;
-	(void) state;
 	not_supported(table_rel, "CREATE INDEX", "Cells are already clustered by row key and column name; secondary indexes are declared in column_metadata.");
 }
 
 /* Long values live in the relation's own overflow pages (cfoverflow.c): no TOAST table. */
 static bool
-cf_relation_needs_toast_table(Relation rel)
+cf_relation_needs_toast_table(Relation rel pg_attribute_unused())
 {
-	(void) rel;
 	return false;
 }
 
+/* The access method of a TOAST table, were there one (there is none, see above). */
 static Oid
-cf_relation_toast_am(Relation rel)
+cf_relation_toast_am(Relation rel pg_attribute_unused())
 {
-	(void) rel;
 	return HEAP_TABLE_AM_OID;
 }
 
 /* Planner estimate: pages from the file, rows from the last VACUUM / ANALYZE. */
 static void
-cf_relation_estimate_size(Relation rel, int32 *attr_widths, BlockNumber *pages,
-						  double *tuples, double *allvisfrac)
+cf_relation_estimate_size(Relation rel, int32 *attr_widths pg_attribute_unused(),
+						  BlockNumber *pages, double *tuples, double *allvisfrac)
 {
 	BlockNumber npages = RelationGetNumberOfBlocks(rel);
 
-	(void) attr_widths;
 	*pages = npages;
 	*allvisfrac = 0;
 	if (rel->rd_rel->reltuples >= 0 && rel->rd_rel->relpages > 0)
@@ -648,19 +611,21 @@ cf_relation_estimate_size(Relation rel, int32 *attr_widths, BlockNumber *pages,
 		*tuples = npages > 1 ? (double) (npages - 1) * 150 : 0;
 }
 
+/* TABLESAMPLE is refused. */
 static bool
-cf_scan_sample_next_block(TableScanDesc scan, struct SampleScanState *scanstate)
+cf_scan_sample_next_block(TableScanDesc scan,
+						  struct SampleScanState *scanstate pg_attribute_unused())
 {
-	(void) scanstate;
 	not_supported(scan->rs_rd, "TABLESAMPLE", "Use cfstore.get_range_slices() or a LIMIT.");
 	return false;
 }
 
+/* TABLESAMPLE is refused. */
 static bool
-cf_scan_sample_next_tuple(TableScanDesc scan, struct SampleScanState *scanstate, TupleTableSlot *slot)
+cf_scan_sample_next_tuple(TableScanDesc scan,
+						  struct SampleScanState *scanstate pg_attribute_unused(),
+						  TupleTableSlot *slot pg_attribute_unused())
 {
-	(void) scanstate;
-	(void) slot;
 	not_supported(scan->rs_rd, "TABLESAMPLE", "Use cfstore.get_range_slices() or a LIMIT.");
 	return false;
 }

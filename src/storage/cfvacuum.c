@@ -57,7 +57,7 @@
  * stamps the leaf with the horizon it removed under (pd_prune_xid: the
  * oldest xmin; only snapshots older than that may need what went), a
  * reader on a standby whose snapshot is older than a leaf's stamp raises
- * rather than answer without the versions (cfslice.c), and the stamp goes
+ * rather than answer without the versions (cfwalk.c), and the stamp goes
  * with the cells: a rebuild keeps it, a split gives it to both halves.  A
  * leaf that a split makes of a page freed earlier is stamped with the next
  * transaction id, for the snapshots that may still hold a pointer to what
@@ -1023,8 +1023,7 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 
 	if (npages > 0)
 	{
-		static const CfKey minus_infinity = {NULL, 0, NULL, 0, NULL, 0, 0, 0, -1, NULL, NULL, NULL};
-		Buffer		buf = cfDescend(rel, v.info, &minus_infinity, true, NULL, NULL, NULL);
+		Buffer		buf = cfDescend(rel, v.info, &cfMinusInfinity, true, NULL, NULL, NULL);
 
 		while (BufferIsValid(buf))
 		{

@@ -95,6 +95,7 @@ typedef struct CfKeyCopy
 	bool		valid;
 } CfKeyCopy;
 
+/* Make kc a copy of key. */
 static void
 keycopy_set(CfKeyCopy *kc, const CfKey *key)
 {

@@ -1,0 +1,464 @@
+/*-------------------------------------------------------------------------
+ *
+ * cfwalk.c
+ *	  Walking leaf pages in key order, in either direction, handing the
+ *	  visible cell versions of each to a consumer (cfreconcile.c, and the
+ *	  row key and sample readers of cfslice.c).
+ *
+ * The design is in src/storage/README ("The tree").  The walker holds one
+ * page locked at a time.  It reads a page whole (or from a start position
+ * to the page's end) under a share lock, handing the visible cell versions
+ * to a consumer that copies what it keeps, then moves on: forward by the
+ * right-link read under the same lock (Lehman and Yao: keys that a later
+ * split moves right of us were already read), or backward by the
+ * left-link, correcting for a concurrent split of the left page by moving
+ * right until the page whose right-link is ours.  A walk starts with a
+ * descent (cfReadDescend, cfsearch.c).  Nothing is materialised beyond one
+ * page.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/transam.h"
+#include "miscadmin.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+
+#include "storage/cfread.h"
+
+/* The leaf blkno, share-locked: a page a walk reaches by a sibling link, checked. */
+static inline Buffer
+read_leaf(Relation rel, BlockNumber blkno)
+{
+	Buffer		buf = ReadBuffer(rel, blkno);
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	cfCheckTreePage(rel, buf, 0);
+	return buf;
+}
+
+/*
+ * Ask for the runs a read of the locked leaf page will decode: from item
+ * off to the page's last (forward) or first data item (backward).  Runs are
+ * placed on a page in key order from its end down, so these are one range
+ * of addresses.  Asking run by run as each is reached gained nothing.
+ *
+ * These helpers must be inlined where they are used: a function that only
+ * asks for memory has no effect the compiler has to keep, and GCC 12
+ * drops a call of one it has not inlined yet.
+ */
+static pg_attribute_always_inline void
+prefetch_runs(Page page, OffsetNumber off, OffsetNumber first, bool backward)
+{
+	ItemId		start = PageGetItemId(page, off);
+	ItemId		last = PageGetItemId(page, backward ? first : PageGetMaxOffsetNumber(page));
+
+	if (backward)
+		prefetch_page(page, ItemIdGetOffset(start), ItemIdGetOffset(last) + ItemIdGetLength(last));
+	else
+		prefetch_page(page, ItemIdGetOffset(last), ItemIdGetOffset(start) + ItemIdGetLength(start));
+}
+
+/*
+ * The first data item of the locked page whose run's first key is above
+ * pos (forward) or at or above it (backward); max + 1 if there is none.
+ */
+OffsetNumber
+cfPageSearch(Relation rel, CfRelInfo *info, Page page, const CfKey *pos, bool backward)
+{
+	OffsetNumber lo = CfPageFirstData(CfPageGetOpaque(page)),
+				hi = PageGetMaxOffsetNumber(page) + 1;
+	int			c;
+
+	/* the probes below then wait on memory once, not once each */
+	for (OffsetNumber o = lo; o < hi; o++)
+		__builtin_prefetch((const char *) page + ItemIdGetOffset(PageGetItemId(page, o)));
+
+	/*
+	 * Leaf splits keep rows whole where they can, so a page often starts or
+	 * ends with the row a slice reads: look at both ends before bisecting
+	 * (a page not yet in the processor's cache costs a miss per probe).
+	 */
+	if (lo < hi)
+	{
+		c = cfRunCompare(rel, &info->order, PageGetItem(page, cfPageItemId(rel, page, hi - 1)), pos);
+		if (backward ? c < 0 : c <= 0)
+			return hi;
+		hi--;
+	}
+	if (lo < hi)
+	{
+		c = cfRunCompare(rel, &info->order, PageGetItem(page, cfPageItemId(rel, page, lo)), pos);
+		if (!(backward ? c < 0 : c <= 0))
+			return lo;
+		lo++;
+	}
+	while (lo < hi)
+	{
+		OffsetNumber mid = lo + (hi - lo) / 2;
+
+		c = cfRunCompare(rel, &info->order, PageGetItem(page, cfPageItemId(rel, page, mid)), pos);
+		if (backward ? c < 0 : c <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Hand the cells of the locked leaf page in buf to fn, in key order or
+ * backwards, starting at position from (NULL: the page's first or last
+ * cell).  Returns true if fn asked to stop.  Decoded runs are allocated in
+ * cxt, which the caller resets once it is done with the page.
+ */
+bool
+cfScanPage(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *from, bool backward,
+		  CfFeedFn fn, void *arg, MemoryContext cxt)
+{
+	Page		page = BufferGetPage(buf);
+	CfPageOpaque op = CfPageGetOpaque(page);
+	OffsetNumber first = CfPageFirstData(op);
+	OffsetNumber max = PageGetMaxOffsetNumber(page);
+	OffsetNumber off;
+	MemoryContext old;
+	bool		stopped = false;
+
+	if (max < first)
+		return false;
+	/* a page read whole: all its items */
+	if (from == NULL)
+		prefetch_page(page, ((PageHeader) page)->pd_upper, ((PageHeader) page)->pd_special);
+
+	old = MemoryContextSwitchTo(cxt);
+	/* the run to start in */
+	if (from == NULL)
+		off = backward ? max : first;
+	else
+	{
+		OffsetNumber lo = cfPageSearch(rel, info, page, from, backward);
+
+		off = lo > first ? lo - 1 : (backward ? InvalidOffsetNumber : first);
+		if (off != InvalidOffsetNumber)
+			prefetch_runs(page, off, first, backward);
+	}
+
+	while (!stopped && off != InvalidOffsetNumber && off >= first && off <= max)
+	{
+		ItemId		iid = cfPageItemId(rel, page, off);
+		CfRun		run;
+		bool		skip_run = false;
+		cfRunDecode(rel, PageGetItem(page, iid), ItemIdGetLength(iid), &run, cxt);
+		/*
+		 * A position that names only a row (or an infinity) puts every cell
+		 * of a run on the same side of it: decide once for the run.
+		 */
+		if (from != NULL && from->nparts <= 1)
+		{
+			CfKey		ck;
+			int			c;
+
+			if (run.ncells > 0)
+			{
+				cfCellKey(&run, &run.cells[0], &ck);
+				c = cfKeyCompare(&info->order, &ck, from);
+				skip_run = backward ? c >= 0 : c < 0;
+			}
+			from = NULL;
+		}
+		for (int k = 0; k < run.ncells && !skip_run; k++)
+		{
+			int			i = backward ? run.ncells - 1 - k : k;
+			CfCell	   *cell = &run.cells[i];
+
+			if (from != NULL)
+			{
+				CfKey		ck;
+				int			c;
+
+				cfCellKey(&run, cell, &ck);
+				c = cfKeyCompare(&info->order, &ck, from);
+				if (backward ? c >= 0 : c < 0)
+					continue;
+			}
+			if (fn(arg, &run, cell, buf) == CF_FEED_STOP)
+			{
+				stopped = true;
+				break;
+			}
+		}
+		/* past the start run, no more position checks are needed */
+		from = NULL;
+		if (backward)
+			off = off > first ? off - 1 : InvalidOffsetNumber;
+		else
+			off++;
+	}
+	MemoryContextSwitchTo(old);
+	return stopped;
+}
+
+/*
+ * For a read with snapshot (from cfHorizonSnapshot), of a leaf: raise if
+ * VACUUM on the primary removed versions from it that the snapshot may
+ * still need (the snapshot is older than the page's horizon).  A page that
+ * is no longer a leaf (freed after an unlink no snapshot of the primary
+ * could see, and perhaps used again) is refused before, by
+ * cfCheckTreePage.
+ */
+void
+cfCheckHorizon(Relation rel, Page page, Snapshot snapshot)
+{
+	TransactionId horizon = ((PageHeader) page)->pd_prune_xid;
+
+	if (snapshot == NULL)
+		return;
+	if (TransactionIdIsNormal(horizon) && TransactionIdPrecedes(snapshot->xmin, horizon))
+		ereport(ERROR,
+				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+				 errmsg("canceling statement due to conflict with recovery"),
+				 errdetail("VACUUM on the primary removed cell versions of cfstore table \"%s\" that the query's snapshot might need.",
+						   RelationGetRelationName(rel)),
+				 errhint("Set hot_standby_feedback = on on the standby to keep them.")));
+}
+
+/*
+ * Set up a walk from start (NULL: the first or last key).  The walk
+ * decodes pages in pagecxt, which it resets before each page (what the
+ * consumer allocates there lasts until the next step), and copies the
+ * landing page's low key into keycxt (a walk descends once: that memory is
+ * left to the caller, who owns both contexts).
+ */
+void
+cfWalkInit(CfWalk *w, Relation rel, CfRelInfo *info, const CfKey *start, bool backward,
+		  MemoryContext pagecxt, MemoryContext keycxt, Snapshot snapshot)
+{
+	memset(w, 0, sizeof(*w));
+	w->rel = rel;
+	w->info = info;
+	w->backward = backward;
+	w->horizon = cfHorizonSnapshot(snapshot);
+	if (start)
+	{
+		w->start = *start;
+		w->has_start = true;
+	}
+	else
+	{
+		w->start.nparts = 0;
+		w->start.bound = backward ? 1 : -1;
+	}
+	w->pagecxt = pagecxt;
+	w->keycxt = keycxt;
+}
+
+/* Add blkno to a set of blocks (capacity cap, a power of 2); false if it was there. */
+static bool
+block_set_add(BlockNumber *set, uint32 cap, BlockNumber blkno)
+{
+	for (uint32 i = (blkno * 2654435761U) & (cap - 1);; i = (i + 1) & (cap - 1))
+	{
+		if (set[i] == blkno)
+			return false;
+		if (set[i] == InvalidBlockNumber)
+		{
+			set[i] = blkno;
+			return true;
+		}
+	}
+}
+
+/*
+ * Note that a forward walk read the leaf in buf (locked), and raise if it
+ * read it before.  Right-links lead only to higher keys (Lehman and Yao),
+ * so a walk meets a page once; a link that leads back (damage) would hand
+ * out rows again, or forever.
+ */
+static void
+note_read(CfWalk *w, Buffer buf)
+{
+	BlockNumber blkno = BufferGetBlockNumber(buf);
+
+	/* most walks read one page: the set is made at the second */
+	if (w->nread == 0)
+	{
+		w->first_read = blkno;
+		w->nread = 1;
+		return;
+	}
+	if (w->nread * 2 >= w->read_cap)
+	{
+		/* make the set, or grow it, and take the blocks over */
+		BlockNumber *old = w->read;
+		uint32		oldcap = w->read_cap;
+
+		w->read_cap = Max(oldcap * 2, 16);
+		w->read = MemoryContextAlloc(w->keycxt, sizeof(BlockNumber) * w->read_cap);
+		memset(w->read, 0xFF, sizeof(BlockNumber) * w->read_cap);
+		if (old == NULL)
+			(void) block_set_add(w->read, w->read_cap, w->first_read);
+		for (uint32 i = 0; i < oldcap; i++)
+			if (old[i] != InvalidBlockNumber)
+				(void) block_set_add(w->read, w->read_cap, old[i]);
+		if (old)
+			pfree(old);
+	}
+	if (block_set_add(w->read, w->read_cap, blkno))
+	{
+		w->nread++;
+		return;
+	}
+	cfReachedAgain(w->rel, blkno);
+}
+
+/* How many pages cfWalkLeft moves right from a left-link before it looks at its start again. */
+#define CF_WALK_LEFT_TRIES 4
+/* How many times it looks again before it takes the chain for broken. */
+#define CF_WALK_LEFT_ROUNDS 1000
+
+/*
+ * The page before blkno (whose left-link was left), share-locked, or
+ * InvalidBuffer if blkno is the leftmost.  The page the left-link named
+ * may have split since (move right to the page whose right-link is
+ * blkno) or been unlinked (cffree.c): then, or after a few pages right,
+ * blkno is looked at again.  If it is still linked its left-link is
+ * current; if it was unlinked itself (VACUUM emptied it after it was
+ * read), the first live page right of it holds its key space, and the
+ * page before that one is the one wanted.
+ */
+Buffer
+cfWalkLeft(CfWalk *w, BlockNumber blkno, BlockNumber left)
+{
+	for (int rounds = 0;; rounds++)
+	{
+		Buffer		buf;
+		CfPageOpaque op;
+		BlockNumber start;
+		uint32		moves;
+
+		if (left == InvalidBlockNumber)
+			return InvalidBuffer;
+		/* each round follows a newer link: so many mean a broken chain */
+		if (rounds >= CF_WALK_LEFT_ROUNDS)
+			cfCorrupt(w->rel, blkno, "The chain of left-links before the page is broken.");
+		buf = read_leaf(w->rel, left);
+		for (int tries = 0;; tries++)
+		{
+			BlockNumber right;
+
+			op = CfPageGetOpaque(BufferGetPage(buf));
+			if (CfPageIsDead(op))
+				break;
+			right = op->right;
+			if (right == blkno)
+				return buf;
+			if (right == InvalidBlockNumber || tries >= CF_WALK_LEFT_TRIES)
+				break;
+			/* the left page split after we saw its link: move right to our neighbour */
+			UnlockReleaseBuffer(buf);
+			CHECK_FOR_INTERRUPTS();
+			buf = read_leaf(w->rel, right);
+		}
+		UnlockReleaseBuffer(buf);
+		CHECK_FOR_INTERRUPTS();
+
+		/* look at blkno again: its left-link now, or its successor's */
+		buf = read_leaf(w->rel, blkno);
+		op = CfPageGetOpaque(BufferGetPage(buf));
+		moves = 0;
+		start = blkno;
+		while (CfPageIsDead(op))
+		{
+			blkno = op->right;
+			buf = cfStepRight(w->rel, buf, blkno, 0, BUFFER_LOCK_SHARE, &moves, start);
+			op = CfPageGetOpaque(BufferGetPage(buf));
+		}
+		left = op->left;
+		UnlockReleaseBuffer(buf);
+	}
+}
+
+
+/*
+ * Read the next page of the walk into fn.  The first call lands with a
+ * descent and, if landing is not NULL, calls it on the locked page before
+ * the cells are read, with the page's low key.  If landing returns false
+ * (it needs other pages first), the page is unlocked but stays pinned
+ * while resolve, given the page's block and left-link, reads them; then it
+ * is locked again and the walk moves right from it if it split meanwhile
+ * (splits move keys right only; the page is pinned, so VACUUM does not
+ * unlink it).  Returns false once the walk is over.
+ */
+bool
+cfWalkStep(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn resolve)
+{
+	Buffer		buf;
+	CfPageOpaque op;
+	bool		stopped;
+	const CfKey *from = NULL;
+
+	if (w->finished)
+		return false;
+	/* the last page's decoded runs, and what the consumer kept there, can go */
+	MemoryContextReset(w->pagecxt);
+	if (!w->started)
+	{
+		w->started = true;
+		buf = cfReadDescend(w->rel, w->info, &w->start, &w->lowkey, w->keycxt, &w->left);
+		if (!BufferIsValid(buf))
+		{
+			w->finished = true;
+			return false;
+		}
+		if (landing && !landing(arg, buf, &w->lowkey))
+		{
+			/* a reader never holds two page locks: let go before reading others */
+			BlockNumber left = CfPageGetOpaque(BufferGetPage(buf))->left;
+
+			LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+			resolve(arg, BufferGetBlockNumber(buf), left);
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			buf = cfMoveRight(w->rel, w->info, buf, &w->start, BUFFER_LOCK_SHARE);
+		}
+		from = w->has_start ? &w->start : NULL;
+	}
+	else if (!w->backward)
+	{
+		if (w->next == InvalidBlockNumber)
+		{
+			w->finished = true;
+			return false;
+		}
+		/* the descent and cfWalkLeft check the pages they return themselves */
+		buf = read_leaf(w->rel, w->next);
+	}
+	else
+	{
+		buf = cfWalkLeft(w, w->next, w->prev);
+		if (!BufferIsValid(buf))
+		{
+			w->finished = true;
+			return false;
+		}
+	}
+
+	w->pages++;
+	if (!w->backward)
+		note_read(w, buf);
+	op = CfPageGetOpaque(BufferGetPage(buf));
+	if (unlikely(w->horizon != NULL))
+		cfCheckHorizon(w->rel, BufferGetPage(buf), w->horizon);
+	stopped = cfScanPage(w->rel, w->info, buf, from, w->backward, fn, arg, w->pagecxt);
+	if (w->backward)
+	{
+		w->next = BufferGetBlockNumber(buf);
+		w->prev = op->left;
+	}
+	else
+		w->next = op->right;
+	UnlockReleaseBuffer(buf);
+	if (stopped)
+		w->finished = true;
+	return !w->finished;
+}
