@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * cfindex.c
- *	  KEYS secondary indexes (cassandra-semantics.md §8.6): keeping them
+ *	  KEYS secondary indexes (doc/semantics.md §8.6): keeping them
  *	  in step with every write, filling a new one, emptying them.
  *
  * An index is stored as a column family of its own, in a storage relation

@@ -133,7 +133,7 @@ typedef struct CfColumn
 {
 	bytea	   *name;
 	bool		any;			/* a visible version was seen */
-	/* standard columns: the winner so far (§4) */
+	/* standard columns: the winner so far (doc/semantics.md §4) */
 	bool		tomb;			/* winner is a tombstone or expired */
 	int64		ts;
 	bytea	   *value;

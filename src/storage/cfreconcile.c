@@ -6,7 +6,7 @@
  *	  the container.
  *
  * The design is in src/storage/README; the rules are
- * cassandra-semantics.md §4-§7.  Versions of one column are adjacent, so
+ * doc/semantics.md §4-§7.  Versions of one column are adjacent, so
  * each column is resolved when the next begins.  A container's tombstones
  * (row, super column) are cells with an empty name that sort first in
  * their container.  A forward scan that starts at a container's beginning
@@ -76,7 +76,7 @@ column_reset(CfSliceState *s, const uint8 *name, int len)
 	col->maxdeltas = s->maxdeltas;
 }
 
-/* Fold one visible version into the current column (semantics §4, §6, §7). */
+/* Fold one visible version into the current column (doc/semantics.md §4, §6, §7). */
 static void
 column_add(CfSliceState *s, const CfCell *cell)
 {

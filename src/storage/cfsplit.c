@@ -5,8 +5,8 @@
  *	  items, choosing where a page splits, writing the two halves, and the
  *	  downlink that completes a split in the parent.
  *
- * The design is in src/storage/README ("Writes, WAL and splits", and the
- * departures from the first design for where leaves split); splits are
+ * The design is in src/storage/README ("Writes, WAL and splits", which
+ * says where leaves split too); splits are
  * locked and logged as nbtree's are.  A split is two Generic WAL records:
  * (1) the left page with INCOMPLETE_SPLIT and its new high key, the new
  * right page as a full image, and the old right sibling's left-link; (2)

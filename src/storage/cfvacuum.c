@@ -14,7 +14,7 @@
  *
  *	- versions of aborted transactions;
  *	- versions shadowed for every snapshot: older than an all-visible
- *	  version of their column (semantics §4: a lower timestamp never wins),
+ *	  version of their column (doc/semantics.md §4: a lower timestamp never wins),
  *	  or not newer than an all-visible deletion of their row or super
  *	  column (§5: deletion wins ties), or, for counters, not newer than an
  *	  all-visible deletion of the counter (§7);

@@ -5,8 +5,8 @@
  *	  rewritten in place, and new items written into a page's free space.
  *
  * GenericXLogFinish compares the whole page for every change, which cost a
- * third of load time for changes of a few bytes (src/storage/README, the
- * departures from the first design).  The records here hold exactly the
+ * third of load time for changes of a few bytes (src/storage/README,
+ * "Writes, WAL and splits").  The records here hold exactly the
  * bytes that change, in the format GenericXLogFinish produces: a delta of
  * fragments, each an offset, a length and the bytes (see
  * access/transam/generic_xlog.c).  Core's generic_redo replays them, so no

@@ -4,7 +4,7 @@
  *	  Writing one cell version (see cfwrite.h).
  *
  * Validation uses Cassandra's InvalidRequestException texts
- * (cassandra-semantics.md §1, §3, §6, §11) with SQLSTATE 22023, plus
+ * (doc/semantics.md §1, §3, §6, §11) with SQLSTATE 22023, plus
  * cfstore's own page-size limits (54000).  A write is append-only: a new
  * version of a column, a counter increment, or a tombstone, stamped with
  * the current transaction and command; readers reconcile.
