@@ -79,7 +79,7 @@ typedef struct CfFdwScanState
 	bytea	   *skip_lo;		/* names to skip (exclusive bounds of a plain name) */
 	bytea	   *skip_hi;
 	CfSliceState *slice;
-	CfScanState *full;
+	CfRelScanState *full;
 	int64		limit;			/* -1: none */
 	int64		returned;
 	/* EXPLAIN ANALYZE */
@@ -411,7 +411,7 @@ next_cell(ForeignScanState *node, CfFdwScanState *st, CfOutCell *c)
 	for (;;)
 	{
 		if (st->full != NULL)
-			return cfScanNext(st->full, c);
+			return cfRelScanNext(st->full, c);
 		if (st->slice != NULL)
 		{
 			if (cfSliceNext(st->slice, c))
@@ -427,7 +427,7 @@ next_cell(ForeignScanState *node, CfFdwScanState *st, CfOutCell *c)
 		{
 			MemoryContext old = MemoryContextSwitchTo(st->cxt);
 
-			st->full = cfScanBegin(st->rel, snapshot);
+			st->full = cfRelScanBegin(st->rel, snapshot);
 			MemoryContextSwitchTo(old);
 			continue;
 		}
@@ -489,7 +489,7 @@ scan_stop(CfFdwScanState *st)
 	if (st->slice != NULL)
 		cfSliceEnd(st->slice);
 	if (st->full != NULL)
-		cfScanEnd(st->full);
+		cfRelScanEnd(st->full);
 	st->slice = NULL;
 	st->full = NULL;
 	st->started = st->empty = st->keys_done = st->walk_keys = false;

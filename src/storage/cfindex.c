@@ -206,7 +206,7 @@ cfIndexWrite(Relation rel, const CfWrite *w, const CfCell *cell)
 void
 cfIndexVerify(Relation rel, const CfColumnFamily *cf, void (*check_tree) (Relation))
 {
-	CfScanState *scan;
+	CfRelScanState *scan;
 	CfOutCell	c;
 	Snapshot	snapshot = GetActiveSnapshot();
 
@@ -218,8 +218,8 @@ cfIndexVerify(Relation rel, const CfColumnFamily *cf, void (*check_tree) (Relati
 			check_tree(ixrel);
 			table_close(ixrel, NoLock);
 		}
-	scan = cfScanBegin(rel, snapshot);
-	while (cfScanNext(scan, &c))
+	scan = cfRelScanBegin(rel, snapshot);
+	while (cfRelScanNext(scan, &c))
 	{
 		const CfColumnDef *def = cfCatalogColumn(cf, (const uint8 *) VARDATA_ANY(c.name),
 												 VARSIZE_ANY_EXHDR(c.name));
@@ -248,7 +248,7 @@ cfIndexVerify(Relation rel, const CfColumnFamily *cf, void (*check_tree) (Relati
 		table_close(ixrel, NoLock);
 		CHECK_FOR_INTERRUPTS();
 	}
-	cfScanEnd(scan);
+	cfRelScanEnd(scan);
 }
 
 /* The column family and column definition of index index_id. */
@@ -281,7 +281,7 @@ cfstore_index_build(PG_FUNCTION_ARGS)
 	const CfColumnFamily *cf = index_lookup(index_id, &def);
 	Relation	rel;
 	const CfType *names = cf->comparator;
-	CfScanState *scan;
+	CfRelScanState *scan;
 	CfOutCell	c;
 	CommandId	cid = GetCurrentCommandId(true);
 	Snapshot	snapshot;
@@ -296,8 +296,8 @@ cfstore_index_build(PG_FUNCTION_ARGS)
 	 * snapshot, which predates the lock: read with a snapshot taken now.
 	 */
 	snapshot = RegisterSnapshot(GetLatestSnapshot());
-	scan = cfScanBegin(rel, snapshot);
-	while (cfScanNext(scan, &c))
+	scan = cfRelScanBegin(rel, snapshot);
+	while (cfRelScanNext(scan, &c))
 	{
 		if (cfTypeCompare(names, (const uint8 *) VARDATA_ANY(c.name), VARSIZE_ANY_EXHDR(c.name),
 						  (const uint8 *) VARDATA_ANY(def->name), VARSIZE_ANY_EXHDR(def->name)) != 0)
@@ -311,7 +311,7 @@ cfstore_index_build(PG_FUNCTION_ARGS)
 		n++;
 		CHECK_FOR_INTERRUPTS();
 	}
-	cfScanEnd(scan);
+	cfRelScanEnd(scan);
 	UnregisterSnapshot(snapshot);
 	table_close(rel, NoLock);
 	ereport(DEBUG1, (errmsg_internal("cfstore index %s: " INT64_FORMAT " entries", def->index_name, n)));

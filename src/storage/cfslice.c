@@ -198,16 +198,16 @@ cfSliceEnd(CfSliceState *s)
  * Whole-relation scans
  * ---------------------------------------------------------------------
  */
-struct CfScanState
+struct CfRelScanState
 {
 	CfSliceState *s;
 };
 
 /* Begin a scan of every live column. */
-CfScanState *
-cfScanBegin(Relation rel, Snapshot snapshot)
+CfRelScanState *
+cfRelScanBegin(Relation rel, Snapshot snapshot)
 {
-	CfScanState *scan = palloc0(sizeof(CfScanState));
+	CfRelScanState *scan = palloc0(sizeof(CfRelScanState));
 	MemoryContext old;
 
 	scan->s = state_create(rel, snapshot, CF_READ_SCAN, false);
@@ -220,14 +220,14 @@ cfScanBegin(Relation rel, Snapshot snapshot)
 
 /* The next live column of a scan. */
 bool
-cfScanNext(CfScanState *scan, CfOutCell *out)
+cfRelScanNext(CfRelScanState *scan, CfOutCell *out)
 {
 	return cfSliceNext(scan->s, out);
 }
 
 /* End a scan. */
 void
-cfScanEnd(CfScanState *scan)
+cfRelScanEnd(CfRelScanState *scan)
 {
 	cfSliceEnd(scan->s);
 	pfree(scan);

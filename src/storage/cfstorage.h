@@ -567,11 +567,11 @@ extern void cfForEachRowKey(Relation rel, const bytea *start_key, bool (*fn) (by
 							void *arg);
 
 /* A whole-relation scan (SQL SELECT on the storage relation). */
-typedef struct CfScanState CfScanState;
+typedef struct CfRelScanState CfRelScanState;
 
-extern CfScanState *cfScanBegin(Relation rel, Snapshot snapshot);
-extern bool cfScanNext(CfScanState *state, CfOutCell *out);
-extern void cfScanEnd(CfScanState *state);
+extern CfRelScanState *cfRelScanBegin(Relation rel, Snapshot snapshot);
+extern bool cfRelScanNext(CfRelScanState *state, CfOutCell *out);
+extern void cfRelScanEnd(CfRelScanState *state);
 
 /* The number of columns of a storage relation (cftableam.c). */
 #define CF_NATTS 7

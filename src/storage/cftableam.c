@@ -50,7 +50,7 @@ PG_FUNCTION_INFO_V1(cfstore_am_handler);
 typedef struct CfTableScanDesc
 {
 	TableScanDescData base;
-	CfScanState *scan;
+	CfRelScanState *scan;
 	uint64		rowno;
 	/* ANALYZE: rows of the sampled page */
 	CfOutCell  *sample;
@@ -134,7 +134,7 @@ cf_scan_begin(Relation rel, Snapshot snapshot, int nkeys, struct ScanKeyData *ke
 	if (flags & SO_TYPE_SAMPLESCAN)
 		not_supported(rel, "TABLESAMPLE", "Use cfstore.get_range_slices() or a LIMIT.");
 	if (flags & (SO_TYPE_SEQSCAN | SO_TYPE_TIDSCAN | SO_TYPE_TIDRANGESCAN))
-		scan->scan = cfScanBegin(rel, snapshot);
+		scan->scan = cfRelScanBegin(rel, snapshot);
 	if (flags & SO_TYPE_ANALYZE)
 		scan->samplecxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore analyze",
 												ALLOCSET_DEFAULT_SIZES);
@@ -148,7 +148,7 @@ cf_scan_end(TableScanDesc sscan)
 	CfTableScanDesc *scan = (CfTableScanDesc *) sscan;
 
 	if (scan->scan)
-		cfScanEnd(scan->scan);
+		cfRelScanEnd(scan->scan);
 	if (scan->samplecxt)
 		MemoryContextDelete(scan->samplecxt);
 	if (sscan->rs_flags & SO_TEMP_SNAPSHOT)
@@ -165,8 +165,8 @@ cf_scan_rescan(TableScanDesc sscan, struct ScanKeyData *key pg_attribute_unused(
 	CfTableScanDesc *scan = (CfTableScanDesc *) sscan;
 
 	if (scan->scan)
-		cfScanEnd(scan->scan);
-	scan->scan = cfScanBegin(sscan->rs_rd, sscan->rs_snapshot);
+		cfRelScanEnd(scan->scan);
+	scan->scan = cfRelScanBegin(sscan->rs_rd, sscan->rs_snapshot);
 	scan->rowno = 0;
 }
 
@@ -180,8 +180,8 @@ cf_scan_getnextslot(TableScanDesc sscan, ScanDirection direction, TupleTableSlot
 	if (direction == BackwardScanDirection)
 		not_supported(sscan->rs_rd, "a backward scan", "Use cfstore.get_slice() with reversed => true.");
 	if (scan->scan == NULL)
-		scan->scan = cfScanBegin(sscan->rs_rd, sscan->rs_snapshot);
-	if (!cfScanNext(scan->scan, &c))
+		scan->scan = cfRelScanBegin(sscan->rs_rd, sscan->rs_snapshot);
+	if (!cfRelScanNext(scan->scan, &c))
 	{
 		ExecClearTuple(slot);
 		return false;
@@ -494,7 +494,7 @@ cf_relation_copy_for_cluster(Relation OldTable, Relation NewTable, Relation OldI
 							 MultiXactId *multi_cutoff pg_attribute_unused(), double *num_tuples,
 							 double *tups_vacuumed, double *tups_recently_dead)
 {
-	CfScanState *scan;
+	CfRelScanState *scan;
 	CfOutCell	c;
 	TupleTableSlot *slot;
 	Snapshot	snapshot;
@@ -504,15 +504,15 @@ cf_relation_copy_for_cluster(Relation OldTable, Relation NewTable, Relation OldI
 	*num_tuples = *tups_vacuumed = *tups_recently_dead = 0;
 	snapshot = RegisterSnapshot(GetLatestSnapshot());
 	slot = MakeSingleTupleTableSlot(RelationGetDescr(NewTable), &TTSOpsVirtual);
-	scan = cfScanBegin(OldTable, snapshot);
-	while (cfScanNext(scan, &c))
+	scan = cfRelScanBegin(OldTable, snapshot);
+	while (cfRelScanNext(scan, &c))
 	{
 		store_cell(slot, NewTable, &c, 0);
 		cf_tuple_insert(NewTable, slot, GetCurrentCommandId(true), 0, NULL);
 		*num_tuples += 1;
 		CHECK_FOR_INTERRUPTS();
 	}
-	cfScanEnd(scan);
+	cfRelScanEnd(scan);
 	ExecDropSingleTupleTableSlot(slot);
 	UnregisterSnapshot(snapshot);
 }

@@ -473,12 +473,12 @@ cfStorageStats(Relation rel, CfStorageStats *out)
 	out->tombstones = st.tombstones;
 	if (st.pages > 0)
 	{
-		CfScanState *scan = cfScanBegin(rel, GetActiveSnapshot());
+		CfRelScanState *scan = cfRelScanBegin(rel, GetActiveSnapshot());
 		CfOutCell	c;
 
-		while (cfScanNext(scan, &c))
+		while (cfRelScanNext(scan, &c))
 			out->live_cells++;
-		cfScanEnd(scan);
+		cfRelScanEnd(scan);
 	}
 	out->pages = RelationGetNumberOfBlocks(rel);
 }
