@@ -32,5 +32,6 @@ _PG_init(void)
 {
 	cfCatalogInit();
 	cfHooksInit();
+	cfWalInit();
 	cfSliceScanInit();
 }

@@ -99,3 +99,10 @@ CREATE FUNCTION cfstore.stats(keyspace text, column_family text,
   AS 'MODULE_PATHNAME', 'cfstore_stats' LANGUAGE C STRICT VOLATILE;
 COMMENT ON FUNCTION cfstore.stats(text, text) IS
   'Size and shape of a column family''s storage: pages, tree height, cell versions, live cells, tombstones, bytes per live cell';
+
+-- For testing: the hand-built WAL records this backend wrote, by shape
+-- (src/storage/cfwal.c).
+CREATE FUNCTION cfstore._wal_record_counts(OUT overwrite bigint, OUT ranges bigint, OUT regions bigint)
+  AS 'MODULE_PATHNAME', 'cfstore_wal_record_counts' LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION cfstore._wal_record_counts() IS
+  'Internal: the hand-built WAL records this backend wrote, by shape (for testing)';

@@ -385,9 +385,9 @@ install_copy(CfInsert *ins, Page gpage, uint16 old_upper)
 		ranges[8] = ranges[9] = 0;
 	nchanged = cfWalChangedRanges(ins->page, gpage, ranges, 5, changed);
 	if (nchanged >= 0)
-		cfWalInstallRanges(ins->rel, ins->buf, gpage, changed, nchanged);
+		cfWalInstallRanges(ins->rel, ins->buf, gpage, changed, nchanged, CF_WAL_RANGES);
 	else
-		cfWalInstallRanges(ins->rel, ins->buf, gpage, ranges, 5);
+		cfWalInstallRanges(ins->rel, ins->buf, gpage, ranges, 5, CF_WAL_REGIONS);
 }
 
 /* Write the new images at pd_upper of a copy of the leaf, line pointers from target on, and install it. */

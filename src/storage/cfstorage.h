@@ -494,9 +494,20 @@ extern uint64 cfSplitsFinished(void);
 /* cfwal.c; the most byte ranges cfWalChangedRanges makes */
 #define CF_WAL_MAX_RANGES 32
 
+/* The shapes of hand-built records (cfwal.c, "Testing"). */
+typedef enum CfWalShape
+{
+	CF_WAL_OVERWRITE,			/* an item's changed bytes */
+	CF_WAL_RANGES,				/* the changed ranges of a page */
+	CF_WAL_REGIONS,				/* whole regions of a page */
+	CF_WAL_NSHAPES
+} CfWalShape;
+
+extern void cfWalInit(void);
 extern void cfWalOverwrite(Relation rel, Buffer buf, OffsetNumber off, const char *img, Size len);
 extern int	cfWalChangedRanges(Page page, Page copy, const uint16 *regions, int nregions, uint16 *out);
-extern void cfWalInstallRanges(Relation rel, Buffer buf, Page copy, const uint16 *ranges, int nranges);
+extern void cfWalInstallRanges(Relation rel, Buffer buf, Page copy, const uint16 *ranges, int nranges,
+							   CfWalShape shape);
 
 /* cfinsert.c */
 extern void cfInsertCell(Relation rel, CfRelInfo *info, const CfRun *cell);

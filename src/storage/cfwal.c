@@ -14,18 +14,37 @@
  * the version guard in cfstorage.h).  One function, emit, changes the page
  * and logs the record; the others build deltas.
  *
+ * Testing.  The records come in three shapes: an item's changed bytes
+ * (cfWalOverwrite), the changed ranges of a page (cfWalInstallRanges after
+ * cfWalChangedRanges), and whole regions when there are more changed
+ * ranges than cfstore.wal_max_ranges (a developer setting, 32 by default,
+ * which a test sets to 0 to take that path every time).  Each backend
+ * counts the records of each shape it wrote (_wal_record_counts), so TAP
+ * 016 can show that it replayed every shape under wal_consistency_checking.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "access/xlog.h"
 #include "access/xloginsert.h"
+#include "funcapi.h"
 #include "miscadmin.h"
+#include "utils/guc.h"
 
 #include "storage/cfstorage.h"
 
 /* Equal bytes that end a fragment of an in-place overwrite: more than a fragment's header. */
 #define CF_FRAGMENT_GAP 8
+
+PG_FUNCTION_INFO_V1(cfstore_wal_record_counts);
+
+/* cfstore.wal_max_ranges: the most changed ranges logged one by one. */
+static int	cf_wal_max_ranges = CF_WAL_MAX_RANGES;
+
+/* Records this backend wrote, by shape (see "Testing" above). */
+static int64 cf_wal_records[CF_WAL_NSHAPES];
 
 /* The first position at or after i, below len, where a and b differ; len if none. */
 static Size
@@ -148,13 +167,15 @@ cfWalOverwrite(Relation rel, Buffer buf, OffsetNumber off, const char *img, Size
 							(OffsetNumber) (end - start));
 	}
 	emit(rel, buf, delta, dlen);
+	cf_wal_records[CF_WAL_OVERWRITE]++;
 	pfree(delta);
 }
 
 /*
  * The parts of nregions byte ranges [start, end) of page where copy differs
  * from it, into out as pairs (runs of fewer than CF_FRAGMENT_GAP equal bytes
- * included); their number, or -1 if there are more than CF_WAL_MAX_RANGES.
+ * included); their number, or -1 if there are more than
+ * cfstore.wal_max_ranges (at most CF_WAL_MAX_RANGES).
  */
 int
 cfWalChangedRanges(Page page, Page copy, const uint16 *regions, int nregions, uint16 *out)
@@ -172,7 +193,7 @@ cfWalChangedRanges(Page page, Page copy, const uint16 *regions, int nregions, ui
 			Size		start = i;
 			Size		last = changed_range_end((char *) page, (char *) copy, start, end, &i);
 
-			if (n == CF_WAL_MAX_RANGES)
+			if (n == cf_wal_max_ranges)
 				return -1;
 			out[2 * n] = (uint16) start;
 			out[2 * n + 1] = (uint16) last;
@@ -190,7 +211,8 @@ cfWalChangedRanges(Page page, Page copy, const uint16 *regions, int nregions, ui
  * zero in the copy, as generic_redo zeroes it.
  */
 void
-cfWalInstallRanges(Relation rel, Buffer buf, Page copy, const uint16 *ranges, int nranges)
+cfWalInstallRanges(Relation rel, Buffer buf, Page copy, const uint16 *ranges, int nranges,
+				   CfWalShape shape)
 {
 	char	   *data = palloc(BLCKSZ + nranges * 2 * sizeof(OffsetNumber));
 	Size		dlen = 0;
@@ -206,4 +228,31 @@ cfWalInstallRanges(Relation rel, Buffer buf, Page copy, const uint16 *ranges, in
 	}
 	emit(rel, buf, data, dlen);
 	pfree(data);
+	cf_wal_records[shape]++;
+}
+
+/* Define cfstore.wal_max_ranges (from _PG_init). */
+void
+cfWalInit(void)
+{
+	DefineCustomIntVariable("cfstore.wal_max_ranges",
+							"The most changed ranges of a page an insertion logs one by one.",
+							"Beyond them it logs whole regions of the page.  For testing.",
+							&cf_wal_max_ranges, CF_WAL_MAX_RANGES, 0, CF_WAL_MAX_RANGES,
+							PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+}
+
+/* _wal_record_counts(): the hand-built records this backend wrote, by shape. */
+Datum
+cfstore_wal_record_counts(PG_FUNCTION_ARGS)
+{
+	TupleDesc	desc;
+	Datum		values[CF_WAL_NSHAPES];
+	bool		nulls[CF_WAL_NSHAPES] = {false};
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	for (int i = 0; i < CF_WAL_NSHAPES; i++)
+		values[i] = Int64GetDatum(cf_wal_records[i]);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
 }
