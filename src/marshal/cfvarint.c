@@ -7,11 +7,14 @@
  *	  as a 4-byte big-endian scale followed by such an unscaled integer
  *	  (value = unscaled * 10^-scale).
  *
- * Conversions use schoolbook arithmetic on byte arrays, which is fine for
- * the sizes column names and values have.  Comparisons never convert:
- * IntegerType compares the two's-complement bytes after skipping redundant
- * sign-extension bytes, DecimalType compares decimal digit strings by
- * magnitude, so neither depends on how large a scale is.
+ * Conversion to and from decimal text goes through cfbignum.c, whose
+ * divide-and-conquer radix conversion with Karatsuba and Toom-3
+ * multiplication handles values of millions of digits in a fraction of a
+ * second; schoolbook arithmetic, quadratic in the length, took minutes.
+ * Comparisons never convert: IntegerType compares the two's-complement
+ * bytes after skipping redundant sign-extension bytes, DecimalType compares
+ * decimal digit strings by magnitude, so neither depends on how large a
+ * scale is.
  *
  *-------------------------------------------------------------------------
  */
@@ -21,6 +24,7 @@
 #include "miscadmin.h"
 #include "port/pg_bswap.h"
 
+#include "marshal/cfbignum.h"
 #include "marshal/cftype.h"
 
 /*
@@ -89,6 +93,73 @@ negate_bytes(uint8 *v, int len)
 }
 
 /*
+ * The magnitude of a non-empty two's-complement big-endian integer as
+ * binary limbs (cfbignum.h); *n is set to its normalized length.  neg says
+ * whether the value is negative (its first byte's top bit).
+ */
+static uint64 *
+magnitude_from_bytes(const uint8 *data, int len, bool neg, int *n)
+{
+	int			nl = (len + 7) / 8;
+	uint64	   *m = palloc(nl * sizeof(uint64));
+
+	for (int i = 0; i < nl; i++)
+	{
+		int			end = len - 8 * i;
+
+		if (end >= 8)
+			m[i] = cfReadBe64(data + end - 8);
+		else
+		{
+			/* the top limb, sign-extended */
+			uint64		v = neg ? PG_UINT64_MAX : 0;
+
+			for (int b = 0; b < end; b++)
+				v = (v << 8) | data[b];
+			m[i] = v;
+		}
+	}
+	if (neg)
+	{
+		/* -(-2^(64nl-1)) still reads correctly as unsigned */
+		uint64		c = 1;
+
+		for (int i = 0; i < nl; i++)
+		{
+			m[i] = ~m[i] + c;
+			c = (c && m[i] == 0);
+		}
+	}
+	*n = cfBigNormalize(m, nl);
+	return m;
+}
+
+/* The minimal two's-complement encoding of +-(binary magnitude). */
+static bytea *
+varint_from_magnitude(const uint64 *mag, int n, bool neg)
+{
+	/* one leading zero byte so the magnitude reads as non-negative */
+	int			nbytes = 8 * n + 1;
+	uint8	   *buf = palloc(nbytes);
+	int			start;
+	bytea	   *result;
+
+	buf[0] = 0;
+	for (int i = 0; i < n; i++)
+	{
+		uint64		be = pg_hton64(mag[i]);
+
+		memcpy(buf + 1 + 8 * (n - 1 - i), &be, 8);
+	}
+	if (neg)
+		negate_bytes(buf, nbytes);
+	start = most_significant_byte(buf, nbytes);
+	result = cfMakeBytea(buf + start, nbytes - start);
+	pfree(buf);
+	return result;
+}
+
+/*
  * Parse an optionally signed decimal integer (str, len) into the minimal
  * two's-complement encoding.  Returns NULL if it is not an integer.
  */
@@ -97,59 +168,29 @@ cfVarintFromDecimal(const char *str, int len)
 {
 	bool		neg = false;
 	int			pos = 0;
-	int			ndigits;
-	int			cap;
-	uint8	   *mag;			/* magnitude, big-endian, right-aligned */
-	int			used = 1;
-	int			start;
-	int			outlen;
+	uint64	   *dec,
+			   *bin;
+	int			dn,
+				bn;
 	bytea	   *result;
-	uint8	   *out;
 
 	if (pos < len && (str[pos] == '+' || str[pos] == '-'))
 		neg = (str[pos++] == '-');
-	ndigits = len - pos;
-	if (ndigits <= 0)
+	if (len - pos <= 0)
 		return NULL;
 	for (int i = pos; i < len; i++)
 		if (str[i] < '0' || str[i] > '9')
 			return NULL;
+	while (pos < len - 1 && str[pos] == '0')
+		pos++;
 
-	/* log2(10)/8 < 0.42 bytes per digit; one spare byte for the sign */
-	cap = ndigits / 2 + 2;
-	mag = palloc0(cap);
-	for (int i = pos; i < len; i++)
-	{
-		int			carry = str[i] - '0';
-
-		CHECK_FOR_INTERRUPTS();
-
-		for (int k = cap - 1; k >= cap - used; k--)
-		{
-			int			x = mag[k] * 10 + carry;
-
-			mag[k] = (uint8) x;
-			carry = x >> 8;
-		}
-		if (carry)
-		{
-			used++;
-			mag[cap - used] = (uint8) carry;
-		}
-	}
-	/* one leading zero byte so the magnitude reads as non-negative */
-	used = Min(used + 1, cap);
-	start = cap - used;
-	if (neg)
-		negate_bytes(mag + start, used);
-	start += most_significant_byte(mag + start, used);
-	outlen = cap - start;
-
-	result = palloc(VARHDRSZ + outlen);
-	SET_VARSIZE(result, VARHDRSZ + outlen);
-	out = (uint8 *) VARDATA(result);
-	memcpy(out, mag + start, outlen);
-	pfree(mag);
+	dec = palloc(((len - pos) / CF_BIG_DEC_DIGITS + 1) * sizeof(uint64));
+	dn = cfBigDecFromDigits(str + pos, len - pos, dec);
+	bin = palloc(cfBigDecToBinLimbs(dn) * sizeof(uint64));
+	bn = cfBigDecToBin(dec, dn, bin);
+	result = varint_from_magnitude(bin, bn, neg);
+	pfree(dec);
+	pfree(bin);
 	return result;
 }
 
@@ -158,65 +199,27 @@ char *
 cfVarintToDecimal(const uint8 *data, int len)
 {
 	bool		neg;
-	uint8	   *mag;
-	int			first = 0;
-	char	   *digits;
-	int			nd = 0;
+	uint64	   *mag,
+			   *dec;
+	int			n,
+				dn;
 	char	   *result;
 	int			r = 0;
 
 	if (len == 0)
 		return pstrdup("");
 	neg = (int8) data[0] < 0;
-	mag = palloc(len);
-	memcpy(mag, data, len);
-	if (neg)
-		negate_bytes(mag, len);	/* -(-2^(8n-1)) reads correctly as unsigned */
+	mag = magnitude_from_bytes(data, len, neg, &n);
+	dec = palloc(cfBigBinToDecLimbs(n) * sizeof(uint64));
+	dn = cfBigBinToDec(mag, n, dec);
 
-	/* 9 decimal digits per division by 10^9; each byte < 2.41 digits */
-	digits = palloc(len * 3 + 10);
-	for (;;)
-	{
-		uint64		rem = 0;
-		bool		zero = true;
-
-		CHECK_FOR_INTERRUPTS();
-		while (first < len && mag[first] == 0)
-			first++;
-		if (first == len)
-			break;
-		for (int i = first; i < len; i++)
-		{
-			uint64		cur = (rem << 8) | mag[i];
-
-			mag[i] = (uint8) (cur / 1000000000);
-			rem = cur % 1000000000;
-			if (mag[i] != 0)
-				zero = false;
-		}
-		for (int k = 0; k < 9; k++)
-		{
-			digits[nd++] = '0' + (rem % 10);
-			rem /= 10;
-			if (zero && rem == 0)
-				break;
-		}
-		if (zero)
-			break;
-	}
-	while (nd > 1 && digits[nd - 1] == '0')
-		nd--;
-	if (nd == 0)
-		digits[nd++] = '0';
-
-	result = palloc(nd + 2);
+	result = palloc((Size) CF_BIG_DEC_DIGITS * Max(dn, 1) + 2);
 	if (neg)
 		result[r++] = '-';
-	while (nd > 0)
-		result[r++] = digits[--nd];
+	r += cfBigDecToDigits(dec, dn, result + r);
 	result[r] = '\0';
 	pfree(mag);
-	pfree(digits);
+	pfree(dec);
 	return result;
 }
 
