@@ -11,10 +11,13 @@
  * divide-and-conquer radix conversion with Karatsuba and Toom-3
  * multiplication handles values of millions of digits in a fraction of a
  * second; schoolbook arithmetic, quadratic in the length, took minutes.
- * Comparisons never convert: IntegerType compares the two's-complement
- * bytes after skipping redundant sign-extension bytes, DecimalType compares
- * decimal digit strings by magnitude, so neither depends on how large a
- * scale is.
+ * Comparisons never convert to text: IntegerType compares the
+ * two's-complement bytes after skipping redundant sign-extension bytes;
+ * DecimalType compares signs, then the unscaled integers when the scales
+ * are equal, and otherwise decides from the magnitudes' bit lengths, or
+ * multiplies one by the power of ten between the scales only when those
+ * cannot tell, which bounds the work by the values' sizes whatever the
+ * scales are.
  *
  *-------------------------------------------------------------------------
  */
@@ -223,53 +226,105 @@ cfVarintToDecimal(const uint8 *data, int len)
 	return result;
 }
 
-/*
- * Split a DecimalType value into sign, significant digits (no leading or
- * trailing zeros) and the decimal exponent of the first digit's position:
- * value = 0.d1d2d3... * 10^magnitude.  Zero has no digits.
- */
-static void
-decimal_digits(const uint8 *data, int len, bool *neg, char **digits,
-			   int64 *magnitude)
+/* Sign of a BigInteger value: -1, 0 or 1; the empty value is zero. */
+static int
+varint_sign(const uint8 *v, int len)
 {
-	char	   *s = cfVarintToDecimal(data + 4, len - 4);
-	char	   *d;
-	int			n;
+	if (len == 0)
+		return 0;
+	if ((int8) v[0] < 0)
+		return -1;
+	for (int i = 0; i < len; i++)
+		if (v[i] != 0)
+			return 1;
+	return 0;
+}
 
-	*neg = (s[0] == '-');
-	d = *neg ? s + 1 : s;
-	if (d[0] == '\0' || strcmp(d, "0") == 0)
-	{
-		*digits = "";
-		*neg = false;
-		*magnitude = 0;
-		return;
-	}
-	n = strlen(d);
-	*magnitude = (int64) n - (int32) cfReadBe32(data);
-	while (n > 0 && d[n - 1] == '0')
-		d[--n] = '\0';
-	*digits = d;
+#ifdef HAVE_INT128
+/*
+ * The value of a BigInteger of at most 8 bytes once redundant sign bytes
+ * are skipped (start is most_significant_byte's answer), or false.
+ */
+static bool
+varint_int64(const uint8 *v, int len, int start, int64 *out)
+{
+	uint64		x;
+
+	if (len - start > 8)
+		return false;
+	x = (uint64) (int64) (int8) v[start];
+	for (int i = start + 1; i < len; i++)
+		x = (x << 8) | v[i];
+	*out = (int64) x;
+	return true;
+}
+#endif
+
+/*
+ * Compare magnitudes x and y * 10^k (k > 0), deciding from bit lengths
+ * when they differ enough, else computing y * 10^k = (y * 5^k) << k: that
+ * happens only when 10^k is about as long as x / y, so the work is bounded
+ * by the values' sizes, whatever the scales.
+ */
+static int
+compare_scaled(const uint64 *x, int xn, const uint64 *y, int yn, int64 k)
+{
+	int64		bx = cfBigBitLength(x, xn);
+	int64		by = cfBigBitLength(y, yn);
+	double		kl = (double) k * 3.321928094887362;	/* k * log2(10) */
+	uint64	   *p,
+			   *prod,
+			   *s;
+	int			pn,
+				sn,
+				c;
+
+	/*
+	 * 2^(bx-1) <= x < 2^bx and 2^(by-1) * 10^k <= y * 10^k < 2^by * 10^k; a
+	 * margin of a whole bit covers the rounding of kl.
+	 */
+	if ((double) (bx - by + 1) <= kl - 1.0)
+		return -1;
+	if ((double) (bx - 1 - by) >= kl + 1.0)
+		return 1;
+
+	p = cfBigPow5(k, &pn);
+	prod = palloc_extended(((Size) yn + pn) * sizeof(uint64), MCXT_ALLOC_HUGE);
+	cfBigMul(prod, y, yn, p, pn, CF_BIG_BIN);
+	s = cfBigShiftLeft(prod, yn + pn, k, &sn);
+	c = cfBigCompare(x, xn, s, sn);
+	pfree(p);
+	pfree(prod);
+	pfree(s);
+	return c;
 }
 
 /*
  * DecimalType order: numeric (1.0 == 1.00).  Values of 1 to 3 bytes are
  * malformed (no scale); they sort before every well-formed non-empty value
- * and among themselves by their bytes.
+ * and among themselves by their bytes.  A value of just a scale is zero.
+ *
+ * No text is involved: equal scales compare the unscaled integers; small
+ * values compare exactly in 128-bit arithmetic; others compare magnitudes,
+ * from their bit lengths when those decide (compare_scaled).
  */
 int
 cfDecimalCompare(const uint8 *a, int alen, const uint8 *b, int blen)
 {
-	bool		nega,
-				negb;
-	char	   *da,
-			   *db;
-	int64		ma,
-				mb;
-	int			sign;
+	int32		sa,
+				sb;
+	const uint8 *ua,
+			   *ub;
+	int			ual,
+				ubl;
+	int			sgn,
+				sgnb;
+	int64		d;
+	uint64	   *xa,
+			   *xb;
+	int			na,
+				nb;
 	int			c;
-	size_t		la,
-				lb;
 
 	if (alen < 4 || blen < 4)
 	{
@@ -277,30 +332,59 @@ cfDecimalCompare(const uint8 *a, int alen, const uint8 *b, int blen)
 			return cfBytesCompare(a, alen, b, blen);
 		return alen < 4 ? -1 : 1;
 	}
-	decimal_digits(a, alen, &nega, &da, &ma);
-	decimal_digits(b, blen, &negb, &db, &mb);
+	sa = (int32) cfReadBe32(a);
+	sb = (int32) cfReadBe32(b);
+	ua = a + 4;
+	ub = b + 4;
+	ual = alen - 4;
+	ubl = blen - 4;
 
 	/* signs: negative < zero < positive */
-	{
-		int			sa = nega ? -1 : (da[0] ? 1 : 0);
-		int			sb = negb ? -1 : (db[0] ? 1 : 0);
+	sgn = varint_sign(ua, ual);
+	sgnb = varint_sign(ub, ubl);
+	if (sgn != sgnb)
+		return sgn < sgnb ? -1 : 1;
+	if (sgn == 0)
+		return 0;
+	if (sa == sb)
+		return cfVarintCompare(ua, ual, ub, ubl);
 
-		if (sa != sb)
-			return sa < sb ? -1 : 1;
-		if (sa == 0)
-			return 0;
-		sign = sa;
+	/* value = unscaled * 10^-scale: bring both to the larger scale */
+	d = (int64) sa - sb;
+#ifdef HAVE_INT128
+	if (d >= -18 && d <= 18)
+	{
+		int64		va,
+					vb;
+
+		if (varint_int64(ua, ual, most_significant_byte(ua, ual), &va) &&
+			varint_int64(ub, ubl, most_significant_byte(ub, ubl), &vb))
+		{
+			/* |v| <= 2^63 and 10^18 < 2^60: the products fit in 124 bits */
+			int128		x = va,
+						y = vb;
+			int64		p = 1;
+
+			for (int i = 0; i < (d > 0 ? d : -d); i++)
+				p *= 10;
+			if (d > 0)
+				y *= p;
+			else
+				x *= p;
+			return x < y ? -1 : (x > y ? 1 : 0);
+		}
 	}
-	if (ma != mb)
-		return (ma < mb ? -1 : 1) * sign;
-	la = strlen(da);
-	lb = strlen(db);
-	c = memcmp(da, db, Min(la, lb));
-	if (c == 0)
-		c = (la > lb) ? 1 : (la < lb ? -1 : 0);	/* trailing digits are non-zero */
+#endif
+
+	xa = magnitude_from_bytes(ua, ual, sgn < 0, &na);
+	xb = magnitude_from_bytes(ub, ubl, sgn < 0, &nb);
+	if (d > 0)
+		c = compare_scaled(xa, na, xb, nb, d);	/* |ua| vs |ub| * 10^d */
 	else
-		c = c < 0 ? -1 : 1;
-	return c * sign;
+		c = -compare_scaled(xb, nb, xa, na, -d);	/* |ua| * 10^-d vs |ub| */
+	pfree(xa);
+	pfree(xb);
+	return sgn > 0 ? c : -c;
 }
 
 /* Render a DecimalType value as numeric prints it (scale kept: 1.50). */
