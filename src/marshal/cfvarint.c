@@ -445,48 +445,60 @@ cfDecimalToString(const uint8 *data, int len)
 }
 
 /*
- * Parse a plain decimal "[-+]digits[.digits]" (as numeric_out prints) into
- * a DecimalType value; the scale is the number of fraction digits.
+ * Parse a plain decimal "[-+]digits[.[digits]]" (as numeric_out prints it)
+ * into a DecimalType value; the scale is the number of fraction digits.
  * Returns NULL if the text is not of that form.
  */
 bytea *
 cfDecimalFromPlainString(const char *str)
 {
-	StringInfoData digits;
 	const char *p = str;
-	int32		scale = 0;
-	bool		point = false;
+	const char *intpart;
+	const char *frac = NULL;
+	int			intlen,
+				fraclen = 0;
+	int			sign = 0;
+	char	   *digits;
 	bytea	   *unscaled;
 	bytea	   *result;
 	uint32		nscale;
 	int			ulen;
 
-	initStringInfo(&digits);
 	if (*p == '-' || *p == '+')
-		appendStringInfoChar(&digits, *p++);
-	if (!isdigit((unsigned char) *p))
+		sign = *p++;
+	intpart = p;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	intlen = p - intpart;
+	if (intlen == 0)
 		return NULL;
-	for (; *p; p++)
+	if (*p == '.')
 	{
-		if (*p == '.' && !point)
-			point = true;
-		else if (isdigit((unsigned char) *p))
-		{
-			appendStringInfoChar(&digits, *p);
-			if (point)
-				scale++;
-		}
-		else
-			return NULL;
+		frac = ++p;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		fraclen = p - frac;
 	}
-	unscaled = cfVarintFromDecimal(digits.data, digits.len);
+	if (*p != '\0')
+		return NULL;
+
+	/* the unscaled integer: the digits without the point */
+	digits = palloc(1 + intlen + fraclen);
+	if (sign)
+		digits[0] = (char) sign;
+	memcpy(digits + (sign ? 1 : 0), intpart, intlen);
+	if (fraclen > 0)
+		memcpy(digits + (sign ? 1 : 0) + intlen, frac, fraclen);
+	unscaled = cfVarintFromDecimal(digits, (sign ? 1 : 0) + intlen + fraclen);
+	pfree(digits);
 	if (unscaled == NULL)
 		return NULL;
 	ulen = VARSIZE(unscaled) - VARHDRSZ;
 	result = palloc(VARHDRSZ + 4 + ulen);
 	SET_VARSIZE(result, VARHDRSZ + 4 + ulen);
-	nscale = pg_hton32((uint32) scale);
+	nscale = pg_hton32((uint32) fraclen);
 	memcpy(VARDATA(result), &nscale, 4);
 	memcpy(VARDATA(result) + 4, VARDATA(unscaled), ulen);
+	pfree(unscaled);
 	return result;
 }
