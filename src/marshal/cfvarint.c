@@ -387,6 +387,16 @@ cfDecimalCompare(const uint8 *a, int alen, const uint8 *b, int blen)
 	return sgn > 0 ? c : -c;
 }
 
+/* Append count '0' characters. */
+static void
+append_zeros(StringInfo buf, int count)
+{
+	enlargeStringInfo(buf, count);
+	memset(buf->data + buf->len, '0', count);
+	buf->len += count;
+	buf->data[buf->len] = '\0';
+}
+
 /* Render a DecimalType value as numeric prints it (scale kept: 1.50). */
 char *
 cfDecimalToString(const uint8 *data, int len)
@@ -425,8 +435,7 @@ cfDecimalToString(const uint8 *data, int len)
 	{
 		appendStringInfoString(&buf, d);
 		if (strcmp(d, "0") != 0)
-			for (int i = 0; i < -scale; i++)
-				appendStringInfoChar(&buf, '0');
+			append_zeros(&buf, -scale);
 	}
 	else if (n > scale)
 	{
@@ -437,8 +446,7 @@ cfDecimalToString(const uint8 *data, int len)
 	else
 	{
 		appendStringInfoString(&buf, "0.");
-		for (int i = 0; i < scale - n; i++)
-			appendStringInfoChar(&buf, '0');
+		append_zeros(&buf, scale - n);
 		appendStringInfoString(&buf, d);
 	}
 	return buf.data;
