@@ -119,36 +119,42 @@ toom_threshold(bool dec)
 #ifdef HAVE_INT128
 typedef uint128 Wide;
 
+/* The 128-bit number hi * 2^64 + lo. */
 static inline Wide
 wide(uint64 hi, uint64 lo)
 {
 	return ((uint128) hi << 64) | lo;
 }
 
+/* The low 64 bits of w. */
 static inline uint64
 wide_lo(Wide w)
 {
 	return (uint64) w;
 }
 
+/* The high 64 bits of w. */
 static inline uint64
 wide_hi(Wide w)
 {
 	return (uint64) (w >> 64);
 }
 
+/* a * b, the full 128-bit product. */
 static inline Wide
 wide_mul(uint64 a, uint64 b)
 {
 	return (uint128) a * b;
 }
 
+/* a + b, modulo 2^128. */
 static inline Wide
 wide_add(Wide a, Wide b)
 {
 	return a + b;
 }
 
+/* a + b for a limb b, modulo 2^128. */
 static inline Wide
 wide_add64(Wide a, uint64 b)
 {
@@ -161,6 +167,7 @@ typedef struct Wide
 	uint64		hi;
 } Wide;
 
+/* The 128-bit number hi * 2^64 + lo. */
 static inline Wide
 wide(uint64 hi, uint64 lo)
 {
@@ -171,19 +178,21 @@ wide(uint64 hi, uint64 lo)
 	return w;
 }
 
+/* The low 64 bits of w. */
 static inline uint64
 wide_lo(Wide w)
 {
 	return w.lo;
 }
 
+/* The high 64 bits of w. */
 static inline uint64
 wide_hi(Wide w)
 {
 	return w.hi;
 }
 
-/* a * b from four 32-bit products */
+/* a * b, the full 128-bit product, from four 32-bit products. */
 static inline Wide
 wide_mul(uint64 a, uint64 b)
 {
@@ -201,6 +210,7 @@ wide_mul(uint64 a, uint64 b)
 				(mid << 32) | (p00 & PG_UINT32_MAX));
 }
 
+/* a + b, modulo 2^128. */
 static inline Wide
 wide_add(Wide a, Wide b)
 {
@@ -209,6 +219,7 @@ wide_add(Wide a, Wide b)
 	return wide(a.hi + b.hi + (lo < a.lo), lo);
 }
 
+/* a + b for a limb b, modulo 2^128. */
 static inline Wide
 wide_add64(Wide a, uint64 b)
 {
