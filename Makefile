@@ -10,6 +10,7 @@ OBJS = \
 	src/marshal/cftype_compare.o \
 	src/marshal/cftype_text.o \
 	src/marshal/cfvarint.o \
+	src/marshal/cfbignum.o \
 	src/marshal/cfuuid.o \
 	src/types/cftype_sql.o \
 	src/types/timeuuid.o \

@@ -159,16 +159,36 @@ bytes_to_string(const uint8 *data, int len)
 	return buf.data;
 }
 
-/* DecimalType input: anything numeric accepts, keeping its scale. */
+/*
+ * DecimalType input: anything numeric accepts, keeping its scale.  The plain
+ * form "[-+]digits[.digits]" (with the white space numeric_in skips) is
+ * parsed directly, which gives what numeric_in and numeric_out would and has
+ * no limit on the number of digits; other forms (".5", "1e3", "NaN", errors)
+ * go through numeric_in.
+ */
 static bytea *
 decimal_from_string(const CfType *type, const char *str)
 {
-	Datum		num = DirectFunctionCall3(numeric_in, CStringGetDatum(str),
-										  ObjectIdGetDatum(InvalidOid),
-										  Int32GetDatum(-1));
+	const char *start = str;
+	const char *end = str + strlen(str);
+	char	   *trimmed;
+	Datum		num;
 	char	   *plain;
 	bytea	   *result;
 
+	while (start < end && isspace((unsigned char) *start))
+		start++;
+	while (end > start && isspace((unsigned char) end[-1]))
+		end--;
+	trimmed = pnstrdup(start, end - start);
+	result = cfDecimalFromPlainString(trimmed);
+	pfree(trimmed);
+	if (result != NULL)
+		return result;
+
+	num = DirectFunctionCall3(numeric_in, CStringGetDatum(str),
+							  ObjectIdGetDatum(InvalidOid),
+							  Int32GetDatum(-1));
 	if (numeric_is_nan(DatumGetNumeric(num)) || numeric_is_inf(DatumGetNumeric(num)))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -7,11 +7,17 @@
  *	  as a 4-byte big-endian scale followed by such an unscaled integer
  *	  (value = unscaled * 10^-scale).
  *
- * Conversions use schoolbook arithmetic on byte arrays, which is fine for
- * the sizes column names and values have.  Comparisons never convert:
- * IntegerType compares the two's-complement bytes after skipping redundant
- * sign-extension bytes, DecimalType compares decimal digit strings by
- * magnitude, so neither depends on how large a scale is.
+ * Conversion to and from decimal text goes through cfbignum.c, whose
+ * divide-and-conquer radix conversion with Karatsuba and Toom-3
+ * multiplication handles values of millions of digits in a fraction of a
+ * second; schoolbook arithmetic, quadratic in the length, took minutes.
+ * Comparisons never convert to text: IntegerType compares the
+ * two's-complement bytes after skipping redundant sign-extension bytes;
+ * DecimalType compares signs, then the unscaled integers when the scales
+ * are equal, and otherwise decides from the magnitudes' bit lengths, or
+ * multiplies one by the power of ten between the scales only when those
+ * cannot tell, which bounds the work by the values' sizes whatever the
+ * scales are.
  *
  *-------------------------------------------------------------------------
  */
@@ -21,6 +27,7 @@
 #include "miscadmin.h"
 #include "port/pg_bswap.h"
 
+#include "marshal/cfbignum.h"
 #include "marshal/cftype.h"
 
 /*
@@ -89,6 +96,73 @@ negate_bytes(uint8 *v, int len)
 }
 
 /*
+ * The magnitude of a non-empty two's-complement big-endian integer as
+ * binary limbs (cfbignum.h); *n is set to its normalized length.  neg says
+ * whether the value is negative (its first byte's top bit).
+ */
+static uint64 *
+magnitude_from_bytes(const uint8 *data, int len, bool neg, int *n)
+{
+	int			nl = (len + 7) / 8;
+	uint64	   *m = palloc(nl * sizeof(uint64));
+
+	for (int i = 0; i < nl; i++)
+	{
+		int			end = len - 8 * i;
+
+		if (end >= 8)
+			m[i] = cfReadBe64(data + end - 8);
+		else
+		{
+			/* the top limb, sign-extended */
+			uint64		v = neg ? PG_UINT64_MAX : 0;
+
+			for (int b = 0; b < end; b++)
+				v = (v << 8) | data[b];
+			m[i] = v;
+		}
+	}
+	if (neg)
+	{
+		/* -(-2^(64nl-1)) still reads correctly as unsigned */
+		uint64		c = 1;
+
+		for (int i = 0; i < nl; i++)
+		{
+			m[i] = ~m[i] + c;
+			c = (c && m[i] == 0);
+		}
+	}
+	*n = cfBigNormalize(m, nl);
+	return m;
+}
+
+/* The minimal two's-complement encoding of +-(binary magnitude). */
+static bytea *
+varint_from_magnitude(const uint64 *mag, int n, bool neg)
+{
+	/* one leading zero byte so the magnitude reads as non-negative */
+	int			nbytes = 8 * n + 1;
+	uint8	   *buf = palloc(nbytes);
+	int			start;
+	bytea	   *result;
+
+	buf[0] = 0;
+	for (int i = 0; i < n; i++)
+	{
+		uint64		be = pg_hton64(mag[i]);
+
+		memcpy(buf + 1 + 8 * (n - 1 - i), &be, 8);
+	}
+	if (neg)
+		negate_bytes(buf, nbytes);
+	start = most_significant_byte(buf, nbytes);
+	result = cfMakeBytea(buf + start, nbytes - start);
+	pfree(buf);
+	return result;
+}
+
+/*
  * Parse an optionally signed decimal integer (str, len) into the minimal
  * two's-complement encoding.  Returns NULL if it is not an integer.
  */
@@ -97,59 +171,29 @@ cfVarintFromDecimal(const char *str, int len)
 {
 	bool		neg = false;
 	int			pos = 0;
-	int			ndigits;
-	int			cap;
-	uint8	   *mag;			/* magnitude, big-endian, right-aligned */
-	int			used = 1;
-	int			start;
-	int			outlen;
+	uint64	   *dec,
+			   *bin;
+	int			dn,
+				bn;
 	bytea	   *result;
-	uint8	   *out;
 
 	if (pos < len && (str[pos] == '+' || str[pos] == '-'))
 		neg = (str[pos++] == '-');
-	ndigits = len - pos;
-	if (ndigits <= 0)
+	if (len - pos <= 0)
 		return NULL;
 	for (int i = pos; i < len; i++)
 		if (str[i] < '0' || str[i] > '9')
 			return NULL;
+	while (pos < len - 1 && str[pos] == '0')
+		pos++;
 
-	/* log2(10)/8 < 0.42 bytes per digit; one spare byte for the sign */
-	cap = ndigits / 2 + 2;
-	mag = palloc0(cap);
-	for (int i = pos; i < len; i++)
-	{
-		int			carry = str[i] - '0';
-
-		CHECK_FOR_INTERRUPTS();
-
-		for (int k = cap - 1; k >= cap - used; k--)
-		{
-			int			x = mag[k] * 10 + carry;
-
-			mag[k] = (uint8) x;
-			carry = x >> 8;
-		}
-		if (carry)
-		{
-			used++;
-			mag[cap - used] = (uint8) carry;
-		}
-	}
-	/* one leading zero byte so the magnitude reads as non-negative */
-	used = Min(used + 1, cap);
-	start = cap - used;
-	if (neg)
-		negate_bytes(mag + start, used);
-	start += most_significant_byte(mag + start, used);
-	outlen = cap - start;
-
-	result = palloc(VARHDRSZ + outlen);
-	SET_VARSIZE(result, VARHDRSZ + outlen);
-	out = (uint8 *) VARDATA(result);
-	memcpy(out, mag + start, outlen);
-	pfree(mag);
+	dec = palloc(((len - pos) / CF_BIG_DEC_DIGITS + 1) * sizeof(uint64));
+	dn = cfBigDecFromDigits(str + pos, len - pos, dec);
+	bin = palloc(cfBigDecToBinLimbs(dn) * sizeof(uint64));
+	bn = cfBigDecToBin(dec, dn, bin);
+	result = varint_from_magnitude(bin, bn, neg);
+	pfree(dec);
+	pfree(bin);
 	return result;
 }
 
@@ -158,115 +202,129 @@ char *
 cfVarintToDecimal(const uint8 *data, int len)
 {
 	bool		neg;
-	uint8	   *mag;
-	int			first = 0;
-	char	   *digits;
-	int			nd = 0;
+	uint64	   *mag,
+			   *dec;
+	int			n,
+				dn;
 	char	   *result;
 	int			r = 0;
 
 	if (len == 0)
 		return pstrdup("");
 	neg = (int8) data[0] < 0;
-	mag = palloc(len);
-	memcpy(mag, data, len);
-	if (neg)
-		negate_bytes(mag, len);	/* -(-2^(8n-1)) reads correctly as unsigned */
+	mag = magnitude_from_bytes(data, len, neg, &n);
+	dec = palloc(cfBigBinToDecLimbs(n) * sizeof(uint64));
+	dn = cfBigBinToDec(mag, n, dec);
 
-	/* 9 decimal digits per division by 10^9; each byte < 2.41 digits */
-	digits = palloc(len * 3 + 10);
-	for (;;)
-	{
-		uint64		rem = 0;
-		bool		zero = true;
-
-		CHECK_FOR_INTERRUPTS();
-		while (first < len && mag[first] == 0)
-			first++;
-		if (first == len)
-			break;
-		for (int i = first; i < len; i++)
-		{
-			uint64		cur = (rem << 8) | mag[i];
-
-			mag[i] = (uint8) (cur / 1000000000);
-			rem = cur % 1000000000;
-			if (mag[i] != 0)
-				zero = false;
-		}
-		for (int k = 0; k < 9; k++)
-		{
-			digits[nd++] = '0' + (rem % 10);
-			rem /= 10;
-			if (zero && rem == 0)
-				break;
-		}
-		if (zero)
-			break;
-	}
-	while (nd > 1 && digits[nd - 1] == '0')
-		nd--;
-	if (nd == 0)
-		digits[nd++] = '0';
-
-	result = palloc(nd + 2);
+	result = palloc((Size) CF_BIG_DEC_DIGITS * Max(dn, 1) + 2);
 	if (neg)
 		result[r++] = '-';
-	while (nd > 0)
-		result[r++] = digits[--nd];
+	r += cfBigDecToDigits(dec, dn, result + r);
 	result[r] = '\0';
 	pfree(mag);
-	pfree(digits);
+	pfree(dec);
 	return result;
 }
 
-/*
- * Split a DecimalType value into sign, significant digits (no leading or
- * trailing zeros) and the decimal exponent of the first digit's position:
- * value = 0.d1d2d3... * 10^magnitude.  Zero has no digits.
- */
-static void
-decimal_digits(const uint8 *data, int len, bool *neg, char **digits,
-			   int64 *magnitude)
+/* Sign of a BigInteger value: -1, 0 or 1; the empty value is zero. */
+static int
+varint_sign(const uint8 *v, int len)
 {
-	char	   *s = cfVarintToDecimal(data + 4, len - 4);
-	char	   *d;
-	int			n;
+	if (len == 0)
+		return 0;
+	if ((int8) v[0] < 0)
+		return -1;
+	for (int i = 0; i < len; i++)
+		if (v[i] != 0)
+			return 1;
+	return 0;
+}
 
-	*neg = (s[0] == '-');
-	d = *neg ? s + 1 : s;
-	if (d[0] == '\0' || strcmp(d, "0") == 0)
-	{
-		*digits = "";
-		*neg = false;
-		*magnitude = 0;
-		return;
-	}
-	n = strlen(d);
-	*magnitude = (int64) n - (int32) cfReadBe32(data);
-	while (n > 0 && d[n - 1] == '0')
-		d[--n] = '\0';
-	*digits = d;
+#ifdef HAVE_INT128
+/*
+ * The value of a BigInteger of at most 8 bytes once redundant sign bytes
+ * are skipped (start is most_significant_byte's answer), or false.
+ */
+static bool
+varint_int64(const uint8 *v, int len, int start, int64 *out)
+{
+	uint64		x;
+
+	if (len - start > 8)
+		return false;
+	x = (uint64) (int64) (int8) v[start];
+	for (int i = start + 1; i < len; i++)
+		x = (x << 8) | v[i];
+	*out = (int64) x;
+	return true;
+}
+#endif
+
+/*
+ * Compare magnitudes x and y * 10^k (k > 0), deciding from bit lengths
+ * when they differ enough, else computing y * 10^k = (y * 5^k) << k: that
+ * happens only when 10^k is about as long as x / y, so the work is bounded
+ * by the values' sizes, whatever the scales.
+ */
+static int
+compare_scaled(const uint64 *x, int xn, const uint64 *y, int yn, int64 k)
+{
+	int64		bx = cfBigBitLength(x, xn);
+	int64		by = cfBigBitLength(y, yn);
+	double		kl = (double) k * 3.321928094887362;	/* k * log2(10) */
+	uint64	   *p,
+			   *prod,
+			   *s;
+	int			pn,
+				sn,
+				c;
+
+	/*
+	 * 2^(bx-1) <= x < 2^bx and 2^(by-1) * 10^k <= y * 10^k < 2^by * 10^k; a
+	 * margin of a whole bit covers the rounding of kl.
+	 */
+	if ((double) (bx - by + 1) <= kl - 1.0)
+		return -1;
+	if ((double) (bx - 1 - by) >= kl + 1.0)
+		return 1;
+
+	p = cfBigPow5(k, &pn);
+	prod = palloc_extended(((Size) yn + pn) * sizeof(uint64), MCXT_ALLOC_HUGE);
+	cfBigMul(prod, y, yn, p, pn, CF_BIG_BIN);
+	s = cfBigShiftLeft(prod, yn + pn, k, &sn);
+	c = cfBigCompare(x, xn, s, sn);
+	pfree(p);
+	pfree(prod);
+	pfree(s);
+	return c;
 }
 
 /*
  * DecimalType order: numeric (1.0 == 1.00).  Values of 1 to 3 bytes are
  * malformed (no scale); they sort before every well-formed non-empty value
- * and among themselves by their bytes.
+ * and among themselves by their bytes.  A value of just a scale is zero.
+ *
+ * No text is involved: equal scales compare the unscaled integers; small
+ * values compare exactly in 128-bit arithmetic; others compare magnitudes,
+ * from their bit lengths when those decide (compare_scaled).
  */
 int
 cfDecimalCompare(const uint8 *a, int alen, const uint8 *b, int blen)
 {
-	bool		nega,
-				negb;
-	char	   *da,
-			   *db;
-	int64		ma,
-				mb;
-	int			sign;
+	int32		sa,
+				sb;
+	const uint8 *ua,
+			   *ub;
+	int			ual,
+				ubl;
+	int			sgn,
+				sgnb;
+	int64		d;
+	uint64	   *xa,
+			   *xb;
+	int			na,
+				nb;
 	int			c;
-	size_t		la,
-				lb;
 
 	if (alen < 4 || blen < 4)
 	{
@@ -274,30 +332,69 @@ cfDecimalCompare(const uint8 *a, int alen, const uint8 *b, int blen)
 			return cfBytesCompare(a, alen, b, blen);
 		return alen < 4 ? -1 : 1;
 	}
-	decimal_digits(a, alen, &nega, &da, &ma);
-	decimal_digits(b, blen, &negb, &db, &mb);
+	sa = (int32) cfReadBe32(a);
+	sb = (int32) cfReadBe32(b);
+	ua = a + 4;
+	ub = b + 4;
+	ual = alen - 4;
+	ubl = blen - 4;
 
 	/* signs: negative < zero < positive */
-	{
-		int			sa = nega ? -1 : (da[0] ? 1 : 0);
-		int			sb = negb ? -1 : (db[0] ? 1 : 0);
+	sgn = varint_sign(ua, ual);
+	sgnb = varint_sign(ub, ubl);
+	if (sgn != sgnb)
+		return sgn < sgnb ? -1 : 1;
+	if (sgn == 0)
+		return 0;
+	if (sa == sb)
+		return cfVarintCompare(ua, ual, ub, ubl);
 
-		if (sa != sb)
-			return sa < sb ? -1 : 1;
-		if (sa == 0)
-			return 0;
-		sign = sa;
+	/* value = unscaled * 10^-scale: bring both to the larger scale */
+	d = (int64) sa - sb;
+#ifdef HAVE_INT128
+	if (d >= -18 && d <= 18)
+	{
+		int64		va,
+					vb;
+
+		if (varint_int64(ua, ual, most_significant_byte(ua, ual), &va) &&
+			varint_int64(ub, ubl, most_significant_byte(ub, ubl), &vb))
+		{
+			/* |v| <= 2^63 and 10^18 < 2^60: the products fit in 124 bits */
+			int128		x = va,
+						y = vb;
+			int64		p = 1;
+
+			for (int i = 0; i < (d > 0 ? d : -d); i++)
+				p *= 10;
+			if (d > 0)
+				y *= p;
+			else
+				x *= p;
+			return x < y ? -1 : (x > y ? 1 : 0);
+		}
 	}
-	if (ma != mb)
-		return (ma < mb ? -1 : 1) * sign;
-	la = strlen(da);
-	lb = strlen(db);
-	c = memcmp(da, db, Min(la, lb));
-	if (c == 0)
-		c = (la > lb) ? 1 : (la < lb ? -1 : 0);	/* trailing digits are non-zero */
+#endif
+
+	xa = magnitude_from_bytes(ua, ual, sgn < 0, &na);
+	xb = magnitude_from_bytes(ub, ubl, sgn < 0, &nb);
+	if (d > 0)
+		c = compare_scaled(xa, na, xb, nb, d);	/* |ua| vs |ub| * 10^d */
 	else
-		c = c < 0 ? -1 : 1;
-	return c * sign;
+		c = -compare_scaled(xb, nb, xa, na, -d);	/* |ua| * 10^-d vs |ub| */
+	pfree(xa);
+	pfree(xb);
+	return sgn > 0 ? c : -c;
+}
+
+/* Append count '0' characters. */
+static void
+append_zeros(StringInfo buf, int count)
+{
+	enlargeStringInfo(buf, count);
+	memset(buf->data + buf->len, '0', count);
+	buf->len += count;
+	buf->data[buf->len] = '\0';
 }
 
 /* Render a DecimalType value as numeric prints it (scale kept: 1.50). */
@@ -338,8 +435,7 @@ cfDecimalToString(const uint8 *data, int len)
 	{
 		appendStringInfoString(&buf, d);
 		if (strcmp(d, "0") != 0)
-			for (int i = 0; i < -scale; i++)
-				appendStringInfoChar(&buf, '0');
+			append_zeros(&buf, -scale);
 	}
 	else if (n > scale)
 	{
@@ -350,56 +446,67 @@ cfDecimalToString(const uint8 *data, int len)
 	else
 	{
 		appendStringInfoString(&buf, "0.");
-		for (int i = 0; i < scale - n; i++)
-			appendStringInfoChar(&buf, '0');
+		append_zeros(&buf, scale - n);
 		appendStringInfoString(&buf, d);
 	}
 	return buf.data;
 }
 
 /*
- * Parse a plain decimal "[-+]digits[.digits]" (as numeric_out prints) into
- * a DecimalType value; the scale is the number of fraction digits.
+ * Parse a plain decimal "[-+]digits[.[digits]]" (as numeric_out prints it)
+ * into a DecimalType value; the scale is the number of fraction digits.
  * Returns NULL if the text is not of that form.
  */
 bytea *
 cfDecimalFromPlainString(const char *str)
 {
-	StringInfoData digits;
 	const char *p = str;
-	int32		scale = 0;
-	bool		point = false;
+	const char *intpart;
+	const char *frac = NULL;
+	int			intlen,
+				fraclen = 0;
+	int			sign = 0;
+	char	   *digits;
 	bytea	   *unscaled;
 	bytea	   *result;
 	uint32		nscale;
 	int			ulen;
 
-	initStringInfo(&digits);
 	if (*p == '-' || *p == '+')
-		appendStringInfoChar(&digits, *p++);
-	if (!isdigit((unsigned char) *p))
+		sign = *p++;
+	intpart = p;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	intlen = p - intpart;
+	if (intlen == 0)
 		return NULL;
-	for (; *p; p++)
+	if (*p == '.')
 	{
-		if (*p == '.' && !point)
-			point = true;
-		else if (isdigit((unsigned char) *p))
-		{
-			appendStringInfoChar(&digits, *p);
-			if (point)
-				scale++;
-		}
-		else
-			return NULL;
+		frac = ++p;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		fraclen = p - frac;
 	}
-	unscaled = cfVarintFromDecimal(digits.data, digits.len);
+	if (*p != '\0')
+		return NULL;
+
+	/* the unscaled integer: the digits without the point */
+	digits = palloc(1 + intlen + fraclen);
+	if (sign)
+		digits[0] = (char) sign;
+	memcpy(digits + (sign ? 1 : 0), intpart, intlen);
+	if (fraclen > 0)
+		memcpy(digits + (sign ? 1 : 0) + intlen, frac, fraclen);
+	unscaled = cfVarintFromDecimal(digits, (sign ? 1 : 0) + intlen + fraclen);
+	pfree(digits);
 	if (unscaled == NULL)
 		return NULL;
 	ulen = VARSIZE(unscaled) - VARHDRSZ;
 	result = palloc(VARHDRSZ + 4 + ulen);
 	SET_VARSIZE(result, VARHDRSZ + 4 + ulen);
-	nscale = pg_hton32((uint32) scale);
+	nscale = pg_hton32((uint32) fraclen);
 	memcpy(VARDATA(result), &nscale, 4);
 	memcpy(VARDATA(result) + 4, VARDATA(unscaled), ulen);
+	pfree(unscaled);
 	return result;
 }
