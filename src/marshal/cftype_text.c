@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * cftype_text.c
- *	  The text forms of the SQL API (sql-api.md §1.3), in both directions.
+ *	  The text forms of the SQL API (README.md, "Types and comparators"),
+ *	  in both directions.
  *
  * Every type has one text form; to_string(t, to_bytes(t, s)) gives s back
  * for any s that to_string produced.  The empty string is the empty byte

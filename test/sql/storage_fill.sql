@@ -1,4 +1,4 @@
--- Leaf fill (issue 3's bytes per cell): a leaf splits only when its cells
+-- Leaf fill (the timeline benchmark's bytes per cell): a leaf splits only when its cells
 -- do not fit, and a leaf holding one row that grows at its end splits
 -- 90/10, not in the middle.  The cells are those of bench/timeline.sh:
 -- TimeUUID names rising with arrival, 20-byte values, writetime = the
