@@ -32,6 +32,5 @@ _PG_init(void)
 {
 	cfCatalogInit();
 	cfHooksInit();
-	cfWalInit();
 	cfSliceScanInit();
 }

@@ -106,3 +106,7 @@ CREATE FUNCTION cfstore._wal_record_counts(OUT overwrite bigint, OUT ranges bigi
   AS 'MODULE_PATHNAME', 'cfstore_wal_record_counts' LANGUAGE C STRICT VOLATILE;
 COMMENT ON FUNCTION cfstore._wal_record_counts() IS
   'Internal: the hand-built WAL records this backend wrote, by shape (for testing)';
+CREATE FUNCTION cfstore._wal_max_ranges(n integer) RETURNS integer
+  AS 'MODULE_PATHNAME', 'cfstore_wal_max_ranges' LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION cfstore._wal_max_ranges(integer) IS
+  'Internal: the most changed ranges this backend''s insertions log one by one, before whole regions (for testing); returns the previous limit';

@@ -503,7 +503,6 @@ typedef enum CfWalShape
 	CF_WAL_NSHAPES
 } CfWalShape;
 
-extern void cfWalInit(void);
 extern void cfWalOverwrite(Relation rel, Buffer buf, OffsetNumber off, const char *img, Size len);
 extern int	cfWalChangedRanges(Page page, Page copy, const uint16 *regions, int nregions, uint16 *out);
 extern void cfWalInstallRanges(Relation rel, Buffer buf, Page copy, const uint16 *ranges, int nranges,

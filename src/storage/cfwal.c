@@ -17,8 +17,9 @@
  * Testing.  The records come in three shapes: an item's changed bytes
  * (cfWalOverwrite), the changed ranges of a page (cfWalInstallRanges after
  * cfWalChangedRanges), and whole regions when there are more changed
- * ranges than cfstore.wal_max_ranges (a developer setting, 32 by default,
- * which a test sets to 0 to take that path every time).  Each backend
+ * ranges than the backend's limit (32; a test sets it to 0 with the
+ * internal function _wal_max_ranges to take that path every time, which a
+ * setting would do too, at the cost of registering it in every backend).  Each backend
  * counts the records of each shape it wrote (_wal_record_counts), so TAP
  * 016 can show that it replayed every shape under wal_consistency_checking.
  *
@@ -31,7 +32,6 @@
 #include "access/xloginsert.h"
 #include "funcapi.h"
 #include "miscadmin.h"
-#include "utils/guc.h"
 
 #include "storage/cfstorage.h"
 
@@ -39,8 +39,9 @@
 #define CF_FRAGMENT_GAP 8
 
 PG_FUNCTION_INFO_V1(cfstore_wal_record_counts);
+PG_FUNCTION_INFO_V1(cfstore_wal_max_ranges);
 
-/* cfstore.wal_max_ranges: the most changed ranges logged one by one. */
+/* The most changed ranges logged one by one (see "Testing" above). */
 static int	cf_wal_max_ranges = CF_WAL_MAX_RANGES;
 
 /* Records this backend wrote, by shape (see "Testing" above). */
@@ -174,8 +175,8 @@ cfWalOverwrite(Relation rel, Buffer buf, OffsetNumber off, const char *img, Size
 /*
  * The parts of nregions byte ranges [start, end) of page where copy differs
  * from it, into out as pairs (runs of fewer than CF_FRAGMENT_GAP equal bytes
- * included); their number, or -1 if there are more than
- * cfstore.wal_max_ranges (at most CF_WAL_MAX_RANGES).
+ * included); their number, or -1 if there are more than the backend's
+ * limit (at most CF_WAL_MAX_RANGES).
  */
 int
 cfWalChangedRanges(Page page, Page copy, const uint16 *regions, int nregions, uint16 *out)
@@ -231,15 +232,23 @@ cfWalInstallRanges(Relation rel, Buffer buf, Page copy, const uint16 *ranges, in
 	cf_wal_records[shape]++;
 }
 
-/* Define cfstore.wal_max_ranges (from _PG_init). */
-void
-cfWalInit(void)
+/*
+ * _wal_max_ranges(n): set the most changed ranges this backend's
+ * insertions log one by one (0 to CF_WAL_MAX_RANGES); returns the
+ * previous limit.
+ */
+Datum
+cfstore_wal_max_ranges(PG_FUNCTION_ARGS)
 {
-	DefineCustomIntVariable("cfstore.wal_max_ranges",
-							"The most changed ranges of a page an insertion logs one by one.",
-							"Beyond them it logs whole regions of the page.  For testing.",
-							&cf_wal_max_ranges, CF_WAL_MAX_RANGES, 0, CF_WAL_MAX_RANGES,
-							PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+	int32		n = PG_GETARG_INT32(0);
+	int32		previous = cf_wal_max_ranges;
+
+	if (n < 0 || n > CF_WAL_MAX_RANGES)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the limit of changed ranges must be between 0 and %d", CF_WAL_MAX_RANGES)));
+	cf_wal_max_ranges = n;
+	PG_RETURN_INT32(previous);
 }
 
 /* _wal_record_counts(): the hand-built records this backend wrote, by shape. */

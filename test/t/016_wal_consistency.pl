@@ -4,10 +4,11 @@
 # cfstore logs the frequent page changes of an insertion itself, in the
 # format of generic_xlog.c (src/storage/cfwal.c): an item's changed bytes,
 # the changed ranges of a page, and whole regions of a page when there are
-# more changed ranges than cfstore.wal_max_ranges.  With
+# more changed ranges than a backend's limit (32).  With
 # wal_consistency_checking = 'generic', every record carries the page as
 # the primary left it, and replay stops with "inconsistent page found" if
-# applying the record gives anything else.  A load that writes all three
+# applying the record gives anything else.  (The third shape is forced
+# with the internal function _wal_max_ranges.)  A load that writes all three
 # shapes (shown by the backend's counts) is replayed by a streaming standby
 # and by crash recovery on the primary, checked record by record; the
 # standby's reads must then equal the primary's.  Nothing reads the
@@ -68,7 +69,7 @@ SELECT cfstore.remove('ks', 'sup', 'row3', super_column => 'sc4', writetime => 2
 SELECT count(cfstore.insert('ks', 'big', 'k' || (i % 5), CASE WHEN i % 3 = 0 THEN 'state' ELSE 'n' || i END,
          CASE WHEN i % 4 = 0 THEN repeat(md5(i::text), 100) ELSE 'UT' || (i % 3) END, writetime => i))
   FROM generate_series(1, 300) i;
-SET cfstore.wal_max_ranges = 0;
+SELECT cfstore._wal_max_ranges(0);
 SELECT count(cfstore.insert('ks', 'tl', 'user' || (i % 200),
          cfstore.min_timeuuid(timestamptz '2022-01-01' + i * interval '1 ms'), 'later ' || i, writetime => i))
   FROM generate_series(1, 5000) i;
