@@ -1,6 +1,6 @@
 # cfstore: PGXS build.  `make`, `make install`, `make installcheck`.
 EXTENSION = cfstore
-EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
+EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" cfstore.control)
 
 MODULE_big = cfstore
 OBJS = \
@@ -41,6 +41,7 @@ OBJS = \
 	src/api/cfindexed.o \
 	src/api/cfcustomscan.o \
 	src/api/cfinspect.o \
+	src/api/cfremote.o \
 	src/fdw/cffdw.o \
 	src/fdw/cffdw_plan.o \
 	src/fdw/cffdw_scan.o \
@@ -61,7 +62,7 @@ SQL_PARTS = \
 	src/sql/65_batch.sql \
 	src/sql/70_fdw.sql \
 	src/sql/90_privileges.sql
-DATA_built = $(EXTENSION)--$(EXTVERSION).sql
+DATA_built = cfstore--$(EXTVERSION).sql
 
 # The server headers are system headers: -Wextra then applies to cfstore's
 # own code without tripping over PostgreSQL's inline functions.
@@ -70,10 +71,10 @@ PG_CPPFLAGS = -I$(srcdir)/src -isystem $(shell $(PG_CONFIG) --includedir-server)
 SHLIB_LINK = -luuid
 
 REGRESS = $(patsubst test/sql/%.sql,%,$(sort $(wildcard test/sql/*.sql)))
-REGRESS_OPTS = --inputdir=test --outputdir=test/output --load-extension=$(EXTENSION)
+REGRESS_OPTS = --inputdir=test --outputdir=test/output --load-extension=cfstore
 
 ISOLATION = $(patsubst test/isolation/specs/%.spec,%,$(sort $(wildcard test/isolation/specs/*.spec)))
-ISOLATION_OPTS = --inputdir=test/isolation --outputdir=test/isolation/output --load-extension=$(EXTENSION)
+ISOLATION_OPTS = --inputdir=test/isolation --outputdir=test/isolation/output --load-extension=cfstore
 
 # TAP (PostgreSQL::Test::Cluster), run by make installcheck too
 TAP_TESTS = 1
@@ -85,7 +86,7 @@ EXTRA_CLEAN = test/output test/isolation/output
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-$(EXTENSION)--$(EXTVERSION).sql: $(SQL_PARTS) $(EXTENSION).control
+cfstore--$(EXTVERSION).sql: $(SQL_PARTS) cfstore.control
 	cat $(SQL_PARTS) > $@
 
 # One target per suite, for scripts/dev.sh (plain `installcheck` runs both).

@@ -198,6 +198,7 @@ index_column_family(const CfColumnFamily *cf, const CfColumnDef *def)
 	ix->gc_grace_seconds = cf->gc_grace_seconds;
 	ix->index_of = cf->id;
 	ix->index_column = def;
+	ix->sharded = cf->sharded;
 	return ix;
 }
 
@@ -213,9 +214,11 @@ read_column_family(const char *keyspace, const char *name, MemoryContext cxt)
 	args[1] = CStringGetTextDatum(name);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	catalog_query("SELECT id, column_type, comparator, subcomparator, key_validation_class, "
-				  "default_validation_class, gc_grace_seconds, default_time_to_live "
-				  "FROM cfstore.column_family WHERE keyspace = $1 AND name = $2",
+	catalog_query("SELECT cf.id, cf.column_type, cf.comparator, cf.subcomparator, cf.key_validation_class, "
+				  "cf.default_validation_class, cf.gc_grace_seconds, cf.default_time_to_live, "
+				  "k.placement IS NOT NULL "
+				  "FROM cfstore.column_family cf JOIN cfstore.keyspace k ON k.name = cf.keyspace "
+				  "WHERE cf.keyspace = $1 AND cf.name = $2",
 				  2, argtypes, args, 1);
 
 	if (SPI_processed == 1)
@@ -239,6 +242,7 @@ read_column_family(const char *keyspace, const char *name, MemoryContext cxt)
 		cf->is_counter = cf->default_validator->kind == CF_COUNTER;
 		cf->gc_grace_seconds = DatumGetInt32(SPI_getbinval(tup, desc, 7, &isnull));
 		cf->default_time_to_live = DatumGetInt32(SPI_getbinval(tup, desc, 8, &isnull));
+		cf->sharded = DatumGetBool(SPI_getbinval(tup, desc, 9, &isnull));
 		MemoryContextSwitchTo(old);
 
 		args[0] = Int32GetDatum(cf->id);

@@ -45,6 +45,7 @@ typedef struct CfColumnFamily
 	int32		id;
 	bool		is_super;
 	bool		is_counter;
+	bool		sharded;		/* its keyspace lives on shard servers (src/shard) */
 	CfType	   *comparator;
 	CfType	   *subcomparator;	/* NULL in a Standard column family */
 	CfType	   *key_validator;

@@ -26,7 +26,11 @@ CREATE TABLE cfstore.keyspace (
   name             text PRIMARY KEY,
   strategy_class   text NOT NULL,
   strategy_options jsonb NOT NULL,
-  CONSTRAINT keyspace_name_valid CHECK (name ~ '^[A-Za-z0-9_]{1,48}$')
+  -- NULL: the keyspace's data is here; 'shards': it is spread over the
+  -- shard servers of extension cfstore_shard (src/shard/cfshard.c)
+  placement        text,
+  CONSTRAINT keyspace_name_valid CHECK (name ~ '^[A-Za-z0-9_]{1,48}$'),
+  CONSTRAINT keyspace_placement CHECK (placement = 'shards')
 );
 COMMENT ON TABLE cfstore.keyspace IS 'cfstore keyspaces; each is also the PostgreSQL schema of that name';
 
@@ -146,6 +150,18 @@ SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
   IF NOT EXISTS (SELECT FROM cfstore.keyspace k WHERE k.name = keyspace) THEN
     PERFORM cfstore._error(format('Keyspace %s does not exist', keyspace), '3F000');
+  END IF;
+END $$;
+
+-- Apply a DDL call to the shard servers of a sharded keyspace (extension
+-- cfstore_shard: all of them or none, in one two-phase commit); nothing for
+-- a keyspace whose data is here.  args are the call's arguments as text.
+CREATE FUNCTION cfstore._on_shards(keyspace text, fn text, VARIADIC args text[]) RETURNS void
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF (SELECT k.placement FROM cfstore.keyspace k WHERE k.name = keyspace) IS NOT NULL THEN
+    EXECUTE 'SELECT cfstore_shard._apply(ARRAY[cfstore_shard._call($1, VARIADIC $2)])' USING fn, args;
   END IF;
 END $$;
 
@@ -343,6 +359,7 @@ BEGIN
   EXECUTE format('DROP TABLE IF EXISTS cfstore_data.%I', 'cf_' || cf_id);
   DELETE FROM cfstore.column_family cf
    WHERE cf.keyspace = _ddl_drop_column_family.keyspace AND cf.name = column_family;
+  PERFORM cfstore._on_shards(keyspace, 'drop_column_family', keyspace, column_family);
 END $$;
 CREATE FUNCTION cfstore.drop_column_family(keyspace text, column_family text)
 RETURNS void AS 'MODULE_PATHNAME', 'cfstore_ddl' LANGUAGE C VOLATILE;
@@ -364,6 +381,7 @@ BEGIN
             ORDER BY c.name LOOP
     PERFORM cfstore.drop_column_family(keyspace, cf);
   END LOOP;
+  PERFORM cfstore._on_shards(keyspace, 'drop_keyspace', keyspace);
   DELETE FROM cfstore.keyspace k WHERE k.name = keyspace;
   IF cfstore._keyspace_owner(keyspace) IS NOT NULL THEN
     BEGIN
@@ -617,6 +635,9 @@ BEGIN
   PERFORM cfstore._storage_create(new_id);
   PERFORM cfstore._foreign_table_create(new_id);
   PERFORM cfstore._index_sync(new_id, '{}');
+  PERFORM cfstore._on_shards(keyspace, 'create_column_family', keyspace, column_family, column_type, cmp, subcmp,
+                             keycls, defcls, column_metadata::text, gc_grace_seconds::text,
+                             default_time_to_live::text, comment);
 END $$;
 CREATE FUNCTION cfstore.create_column_family(
     keyspace text, column_family text, column_type text DEFAULT 'Standard',
@@ -660,6 +681,11 @@ BEGIN
   IF keycls = 'org.apache.cassandra.db.marshal.CounterColumnType' THEN
     PERFORM cfstore._error('CounterColumnType is not a valid key validator');
   END IF;
+  IF keycls <> cf.key_validation_class
+     AND (SELECT k.placement FROM cfstore.keyspace k WHERE k.name = keyspace) IS NOT NULL THEN
+    PERFORM cfstore._error(format('the key validator of column family %s cannot change: sharded keyspace %s places its rows by their keys',
+                                  column_family, keyspace), '0A000');
+  END IF;
   IF (defcls = 'org.apache.cassandra.db.marshal.CounterColumnType')
      <> (cf.default_validation_class = 'org.apache.cassandra.db.marshal.CounterColumnType') THEN
     PERFORM cfstore._error('Cannot change a column family between counter and non-counter', '0A000');
@@ -698,6 +724,12 @@ BEGIN
   IF cfstore._foreign_table_ddl(cf.id, keyspace) <> old_ddl THEN
     PERFORM cfstore._foreign_table_alter(cf.id);
   END IF;
+  PERFORM cfstore._on_shards(keyspace, 'update_column_family', keyspace, column_family,
+                             default_validation_class, key_validation_class,
+                             _ddl_update_column_family.column_metadata::text,
+                             _ddl_update_column_family.gc_grace_seconds::text,
+                             _ddl_update_column_family.default_time_to_live::text,
+                             _ddl_update_column_family.comment);
 END $$;
 CREATE FUNCTION cfstore.update_column_family(
     keyspace text, column_family text, default_validation_class text DEFAULT NULL,

@@ -71,6 +71,7 @@ BEGIN
   -- as the caller: its TRUNCATE privilege on the column family decides
   PERFORM cfstore._as_caller(format('TRUNCATE cfstore_data.%I', 'cf_' || cf_id));
   PERFORM cfstore._index_truncate(cf_id);
+  PERFORM cfstore._on_shards(keyspace, 'truncate', keyspace, column_family);
 END $$;
 CREATE FUNCTION cfstore.truncate(keyspace text, column_family text)
 RETURNS void AS 'MODULE_PATHNAME', 'cfstore_ddl' LANGUAGE C VOLATILE;

@@ -90,3 +90,34 @@ CREATE FUNCTION cfstore.get_indexed_slices(keyspace text, column_family text, ex
 RETURNS SETOF cfstore.cell AS 'MODULE_PATHNAME', 'cfstore_get_indexed_slices' LANGUAGE C STABLE;
 COMMENT ON FUNCTION cfstore.get_indexed_slices(text, text, jsonb, "any", integer, "any", "any", boolean, integer) IS
   'The slices of up to key_count rows from start_key on whose columns satisfy every expression (EQ, GTE, GT, LTE, LT; one EQ on a KEYS-indexed column chooses the rows)';
+
+-- ---------------------------------------------------------------------------
+-- What a shard server does for the coordinator of a sharded keyspace
+-- (src/api/cfremote.c): slices, scans, row keys and writes over the byte
+-- encodings.  Internal: the coordinator calls them through PL/Proxy as the
+-- cluster's role.
+-- ---------------------------------------------------------------------------
+CREATE TYPE cfstore.raw_cell AS (
+  key          bytea,
+  super_column bytea,
+  column_name  bytea,
+  value        bytea,
+  writetime    bigint,
+  ttl          integer,
+  expires_at   bigint,
+  is_counter   boolean
+);
+COMMENT ON TYPE cfstore.raw_cell IS 'A live cell as its encodings, as a shard server hands it to its coordinator';
+
+CREATE FUNCTION cfstore._remote_slice(keyspace text, column_family text, index_name text, key bytea,
+    super_column bytea, start bytea, finish bytea, reversed boolean, count bigint, whole_super boolean)
+RETURNS SETOF cfstore.raw_cell AS 'MODULE_PATHNAME', 'cfstore_remote_slice' LANGUAGE C VOLATILE;
+CREATE FUNCTION cfstore._remote_scan(keyspace text, column_family text)
+RETURNS SETOF cfstore.raw_cell AS 'MODULE_PATHNAME', 'cfstore_remote_scan' LANGUAGE C VOLATILE;
+CREATE FUNCTION cfstore._remote_row_keys(keyspace text, column_family text, from_key bytea, inclusive boolean,
+    max integer)
+RETURNS SETOF bytea AS 'MODULE_PATHNAME', 'cfstore_remote_row_keys' LANGUAGE C VOLATILE;
+CREATE FUNCTION cfstore._remote_write(keyspace text, column_family text, kind integer, key bytea,
+    super_column bytea, column_name bytea, value bytea, writetime bigint, ttl integer, exact_ttl boolean,
+    expires_at bigint)
+RETURNS void AS 'MODULE_PATHNAME', 'cfstore_remote_write' LANGUAGE C VOLATILE;

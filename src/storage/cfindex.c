@@ -290,6 +290,12 @@ cfstore_index_build(PG_FUNCTION_ARGS)
 	/* before any lock: only the keyspace's owner may hold up its writers */
 	cfCheckKeyspaceOwner(cf->keyspace);
 	rel = cfStorageOpen(cfStorageRelid(cf->id, false), ShareLock);
+	/* a sharded column family's cells, and indexes, are on its shards */
+	if (cfRelSharded(rel))
+	{
+		table_close(rel, NoLock);
+		PG_RETURN_VOID();
+	}
 
 	/*
 	 * What the writers we waited for committed is not in the statement's

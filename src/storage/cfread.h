@@ -163,6 +163,7 @@ typedef struct CfByteBuf
 
 struct CfSliceState
 {
+	CfRemoteSlice *remote;		/* not NULL: the cells come from there (cfSliceRemote) */
 	Relation	rel;
 	CfRelInfo  *info;
 	Snapshot	snapshot;

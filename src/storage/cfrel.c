@@ -405,9 +405,45 @@ cfRelInfo(Relation rel)
 		info->root = root;
 		info->root_level = root_level;
 		info->rootcopy_blkno = InvalidBlockNumber;
+		info->sharded_generation = PG_UINT64_MAX;	/* not looked at yet */
 		rel->rd_amcache = info;
 	}
 	return info;
+}
+
+/*
+ * Whether the column family of a storage relation lives on shard servers
+ * (then this relation holds nothing): looked up again once the catalog
+ * has changed, so a keyspace sharded by another session is seen at the
+ * next statement.
+ */
+bool
+cfRelSharded(Relation rel)
+{
+	CfRelInfo  *info = cfRelInfo(rel);
+	uint64		generation = cfCatalogGeneration();
+
+	if (info->sharded_generation != generation)
+	{
+		info->sharded = cfRelationColumnFamily(rel)->sharded;
+		info->sharded_generation = generation;
+	}
+	return info->sharded;
+}
+
+/* Set by src/shard when the library loads (see cfstorage.h). */
+const CfRemoteStorage *cf_remote_storage = NULL;
+
+/* The remote storage of rel's column family, or NULL if its cells are here. */
+const CfRemoteStorage *
+cfRemoteStorage(Relation rel)
+{
+	if (!cfRelSharded(rel))
+		return NULL;
+	if (cf_remote_storage == NULL)
+		elog(ERROR, "no remote storage for sharded column family of table \"%s\"",
+			 RelationGetRelationName(rel));
+	return cf_remote_storage;
 }
 
 /*

@@ -124,7 +124,10 @@ cfSliceBegin(Relation rel, const CfSliceSpec *spec, Snapshot snapshot)
 	CfSliceState *s;
 	CfKey		pos;
 	MemoryContext old;
+	const CfRemoteStorage *remote = cfRemoteStorage(rel);
 
+	if (remote != NULL)
+		return remote->slice_begin(rel, cfRelationColumnFamily(rel), spec);
 	s = state_create(rel, snapshot, spec->whole_super ? CF_READ_SUPERS : CF_READ_COLUMNS, spec->reversed);
 	old = MemoryContextSwitchTo(s->cxt);
 	s->key = (bytea *) pg_detoast_datum_copy((struct varlena *) spec->key);
@@ -144,10 +147,23 @@ cfSliceBegin(Relation rel, const CfSliceSpec *spec, Snapshot snapshot)
 	return s;
 }
 
+/* A slice whose cells come from remote (see CfRemoteSlice). */
+CfSliceState *
+cfSliceRemote(Relation rel, CfRemoteSlice *remote)
+{
+	CfSliceState *s = palloc0(sizeof(CfSliceState));
+
+	s->remote = remote;
+	s->rel = rel;
+	return s;
+}
+
 /* The next live item of a slice into out; false when there are no more. */
 bool
 cfSliceNext(CfSliceState *s, CfOutCell *out)
 {
+	if (unlikely(s->remote != NULL))
+		return s->remote->next(s->remote, out);
 	for (;;)
 	{
 		if (s->qhead < s->nqueue)
@@ -191,6 +207,12 @@ cfSliceNext(CfSliceState *s, CfOutCell *out)
 void
 cfSliceEnd(CfSliceState *s)
 {
+	if (s->remote != NULL)
+	{
+		s->remote->end(s->remote);
+		pfree(s);
+		return;
+	}
 	MemoryContextDelete(s->cxt);
 }
 
@@ -209,7 +231,13 @@ cfRelScanBegin(Relation rel, Snapshot snapshot)
 {
 	CfRelScanState *scan = palloc0(sizeof(CfRelScanState));
 	MemoryContext old;
+	const CfRemoteStorage *remote = cfRemoteStorage(rel);
 
+	if (remote != NULL)
+	{
+		scan->s = remote->scan_begin(rel, cfRelationColumnFamily(rel));
+		return scan;
+	}
 	scan->s = state_create(rel, snapshot, CF_READ_SCAN, false);
 	old = MemoryContextSwitchTo(scan->s->cxt);
 	cfWalkInit(&scan->s->walk, rel, scan->s->info, NULL, false, scan->s->pagecxt, scan->s->cxt, snapshot);
@@ -276,15 +304,20 @@ rowkey_feed(void *arg, const CfRun *run, CfCell *cell pg_attribute_unused(),
 int
 cfNextRowKeys(Relation rel, const bytea *from, bool inclusive, bytea **keys, int max)
 {
-	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore row keys",
-											  ALLOCSET_SMALL_SIZES);
-	MemoryContext pagecxt = AllocSetContextCreate(cxt, "cfstore page", ALLOCSET_DEFAULT_SIZES);
-	MemoryContext caller = MemoryContextSwitchTo(cxt);
+	MemoryContext cxt;
+	MemoryContext pagecxt;
+	MemoryContext caller;
 	CfWalk		w;
 	CfKey		pos;
 	CfRowKeys	rk;
+	const CfRemoteStorage *remote = cfRemoteStorage(rel);
 
 	Assert(max > 0);
+	if (remote != NULL)
+		return remote->next_row_keys(rel, cfRelationColumnFamily(rel), from, inclusive, keys, max);
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore row keys", ALLOCSET_SMALL_SIZES);
+	pagecxt = AllocSetContextCreate(cxt, "cfstore page", ALLOCSET_DEFAULT_SIZES);
+	caller = MemoryContextSwitchTo(cxt);
 	rk.keys = keys;
 	rk.n = 0;
 	rk.max = max;

@@ -357,6 +357,9 @@ typedef struct CfRelInfo
 	CfOrder		order;
 	BlockNumber root;			/* cached from the metapage */
 	uint32		root_level;
+	/* whether the column family lives on shard servers, as of the catalog's generation */
+	bool		sharded;
+	uint64		sharded_generation;
 	/*
 	 * Readers' image of the root page when it is an internal page, taken
 	 * from block rootcopy_blkno (InvalidBlockNumber: none); stale once a
@@ -377,6 +380,7 @@ typedef struct CfRelInfo
 } CfRelInfo;
 
 extern CfRelInfo *cfRelInfo(Relation rel);
+extern bool cfRelSharded(Relation rel);
 extern void cfRootCopyTake(Relation rel, CfRelInfo *info, Buffer buf);
 extern bool cfRootCopyUsable(CfRelInfo *info);
 extern void cfRelInfoRefreshRoot(Relation rel, CfRelInfo *info);
@@ -556,6 +560,39 @@ typedef struct CfSliceState CfSliceState;
 extern CfSliceState *cfSliceBegin(Relation rel, const CfSliceSpec *spec, Snapshot snapshot);
 extern bool cfSliceNext(CfSliceState *state, CfOutCell *out);
 extern void cfSliceEnd(CfSliceState *state);
+
+/*
+ * A slice whose cells come from elsewhere (src/shard): what cfSliceNext
+ * and cfSliceEnd call instead of walking pages.
+ */
+typedef struct CfRemoteSlice
+{
+	bool		(*next) (struct CfRemoteSlice *remote, CfOutCell *out);
+	void		(*end) (struct CfRemoteSlice *remote);
+} CfRemoteSlice;
+
+extern CfSliceState *cfSliceRemote(Relation rel, CfRemoteSlice *remote);
+
+struct CfWrite;
+
+/*
+ * Where the cells of a column family whose keyspace lives on shard
+ * servers are read and written: src/shard/cfshard.c fills this when the
+ * library loads, and the storage layer calls it instead of reading or
+ * writing its own pages (the relation here stays empty).  Keeps this
+ * layer from calling the one above it.
+ */
+typedef struct CfRemoteStorage
+{
+	CfSliceState *(*slice_begin) (Relation rel, const CfColumnFamily *cf, const CfSliceSpec *spec);
+	CfSliceState *(*scan_begin) (Relation rel, const CfColumnFamily *cf);
+	int			(*next_row_keys) (Relation rel, const CfColumnFamily *cf, const bytea *from, bool inclusive,
+								  bytea **keys, int max);
+	void		(*write_cell) (Relation rel, const struct CfWrite *w);
+} CfRemoteStorage;
+
+extern PGDLLIMPORT const CfRemoteStorage *cf_remote_storage;
+extern const CfRemoteStorage *cfRemoteStorage(Relation rel);
 
 /* The next row keys at or after (or after) a key (multi-row reads). */
 /* Checking and measuring a storage relation (cfverify.c) */

@@ -207,6 +207,13 @@ cfWriteCell(Relation rel, const CfWrite *w)
 			break;
 	}
 
+	/* a sharded column family's cells are written on its shard */
+	if (cfRelSharded(rel))
+	{
+		cfRemoteStorage(rel)->write_cell(rel, w);
+		return;
+	}
+
 	/* the column family's indexes follow the write (cfindex.c) */
 	if (cf->nindexes > 0)
 		cfIndexWrite(rel, w, &cell);
