@@ -1,5 +1,5 @@
 # cfstore: PGXS build.  `make`, `make install`, `make installcheck`.
-EXTENSION = cfstore
+EXTENSION = cfstore cfstore_shard
 EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" cfstore.control)
 
 MODULE_big = cfstore
@@ -47,7 +47,8 @@ OBJS = \
 	src/fdw/cffdw_scan.o \
 	src/fdw/cffdw_modify.o \
 	src/fdw/cffdw_import.o \
-	src/fdw/cffdw_acl.o
+	src/fdw/cffdw_acl.o \
+	src/shard/cfshard.o
 
 # The install script is assembled from one file per subsystem, in order.
 SQL_PARTS = \
@@ -62,7 +63,14 @@ SQL_PARTS = \
 	src/sql/65_batch.sql \
 	src/sql/70_fdw.sql \
 	src/sql/90_privileges.sql
-DATA_built = cfstore--$(EXTVERSION).sql
+DATA_built = cfstore--$(EXTVERSION).sql cfstore_shard--$(EXTVERSION).sql
+
+# cfstore_shard: sharded keyspaces (src/shard), its own install script
+SHARD_SQL_PARTS = \
+	src/sql/shard/10_cluster.sql \
+	src/sql/shard/20_ddl.sql \
+	src/sql/shard/30_remote.sql \
+	src/sql/shard/90_privileges.sql
 
 # The server headers are system headers: -Wextra then applies to cfstore's
 # own code without tripping over PostgreSQL's inline functions.
@@ -88,6 +96,9 @@ include $(PGXS)
 
 cfstore--$(EXTVERSION).sql: $(SQL_PARTS) cfstore.control
 	cat $(SQL_PARTS) > $@
+
+cfstore_shard--$(EXTVERSION).sql: $(SHARD_SQL_PARTS) cfstore_shard.control
+	cat $(SHARD_SQL_PARTS) > $@
 
 # One target per suite, for scripts/dev.sh (plain `installcheck` runs both).
 .PHONY: installcheck-regress installcheck-isolation

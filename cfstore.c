@@ -20,6 +20,7 @@
 
 #include "api/cfcustomscan.h"
 #include "catalog/cfcatalog.h"
+#include "shard/cfshard.h"
 #include "storage/cfstorage.h"
 
 PG_MODULE_MAGIC;
@@ -32,5 +33,6 @@ _PG_init(void)
 {
 	cfCatalogInit();
 	cfHooksInit();
+	cfShardInit();
 	cfSliceScanInit();
 }

@@ -1,0 +1,553 @@
+/*-------------------------------------------------------------------------
+ *
+ * cfshard.c
+ *	  The coordinator of a sharded keyspace: its column families' cells are
+ *	  read and written on the shard servers (extension cfstore_shard).
+ *
+ * Design (README.md, "Scale-out").  A sharded keyspace is defined on the
+ * coordinator as on any server, and its storage relations here stay
+ * empty: the storage layer hands every slice, scan, key listing and write
+ * of such a column family to the functions below (cfstorage.h,
+ * CfRemoteStorage), so the function API, the foreign tables and
+ * batch_mutate keep their code, their checks and their errors, and only
+ * where the cells are changes.
+ *
+ * A row key belongs to partition hash % partitions, hash being what
+ * PostgreSQL's hash partitioning computes for the key as a value of its
+ * foreign table column's SQL type (text under the C collation for UTF8Type
+ * keys, bigint for LongType, ...), so a table of the coordinator
+ * partitioned by hash of the key would place each row on the same
+ * partition.  A write or a slice goes to the one shard of its row
+ * (PL/Proxy, RUN ON the partition); the slice of an index, a whole scan
+ * and a key listing go to every shard (RUN ON ALL) and are merged here: by
+ * row key for scans and listings, by row key within the index's row for
+ * index slices.  Each remote call is one statement on its shard, which
+ * commits when it returns.
+ *
+ * The PL/Proxy functions (schema cfstore_shard) are the extension's owner's
+ * alone; the calls run as that owner, the caller's privileges having been
+ * checked on this server's storage relation.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/hash.h"
+#include "catalog/namespace.h"
+#include "catalog/partition.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_type.h"
+#include "commands/defrem.h"
+#include "common/hashfn.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+
+#include "fdw/cffdw.h"
+#include "shard/cfshard.h"
+#include "storage/cfwrite.h"
+
+PG_FUNCTION_INFO_V1(cfstore_shard_in_transaction_block);
+PG_FUNCTION_INFO_V1(cfstore_shard_partition_of);
+
+/* The partitions of the cluster and their servers, once read (they do not move). */
+static int	cf_partitions = 0;
+static char **cf_partition_server = NULL;
+
+/* Cells received from shards, handed out in order. */
+typedef struct CfShardCells
+{
+	CfRemoteSlice base;
+	MemoryContext cxt;
+	CfOutCell  *cells;
+	int			n;
+	int			next;
+} CfShardCells;
+
+/* _in_transaction_block(): whether the statement runs inside BEGIN ... COMMIT. */
+Datum
+cfstore_shard_in_transaction_block(PG_FUNCTION_ARGS)
+{
+	(void) fcinfo;
+	PG_RETURN_BOOL(IsTransactionBlock());
+}
+
+/* Read the partitions of the cluster and their servers; raise if there are none. */
+static void
+read_partitions(void)
+{
+	int			n;
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (SPI_execute("SELECT server FROM cfstore_shard.partition ORDER BY partition", true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the partitions of the cluster");
+	n = (int) SPI_processed;
+	if (n > 0)
+	{
+		char	  **servers = MemoryContextAllocZero(TopMemoryContext, sizeof(char *) * n);
+
+		for (int i = 0; i < n; i++)
+			servers[i] = MemoryContextStrdup(TopMemoryContext,
+											 SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
+		cf_partition_server = servers;
+		cf_partitions = n;
+	}
+	SPI_finish();
+	if (cf_partitions == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("a sharded keyspace needs the cluster's partitions"),
+				 errhint("Create them with cfstore_shard.create_cluster().")));
+}
+
+/* The number of partitions of the cluster. */
+static int
+shard_partitions(void)
+{
+	if (cf_partitions == 0)
+		read_partitions();
+	return cf_partitions;
+}
+
+/* A row key as a value of the SQL type typid of its foreign table column. */
+static Datum
+key_datum(const CfType *type, Oid typid, const uint8 *key, int len)
+{
+	Oid			input;
+	Oid			ioparam;
+
+	if (typid == BYTEAOID)
+		return PointerGetDatum(cfMakeBytea(key, len));
+	if (typid == TEXTOID)
+		return PointerGetDatum(cstring_to_text(cfTypeToString(type, key, len)));
+	getTypeInputInfo(typid, &input, &ioparam);
+	return OidInputFunctionCall(input, cfTypeToString(type, key, len), ioparam, -1);
+}
+
+/*
+ * The partition of a row key: PostgreSQL's hash partitioning of the key
+ * as a value of its SQL type, modulo the number of partitions.
+ */
+int32
+cfShardPartition(const CfColumnFamily *cf, const uint8 *key, int len)
+{
+	Oid			typid = cfFdwSqlType(cf->key_validator);
+	Oid			opclass = GetDefaultOpClass(typid, HASH_AM_OID);
+	Oid			proc;
+	uint64		hash;
+
+	if (!OidIsValid(opclass))
+		elog(ERROR, "type %s has no hash operator class", format_type_be(typid));
+	proc = get_opfamily_proc(get_opclass_family(opclass), get_opclass_input_type(opclass),
+							 get_opclass_input_type(opclass), HASHEXTENDED_PROC);
+	if (!OidIsValid(proc))
+		elog(ERROR, "type %s has no extended hash function", format_type_be(typid));
+	hash = DatumGetUInt64(OidFunctionCall2Coll(proc, typid == TEXTOID ? C_COLLATION_OID : InvalidOid,
+											   key_datum(cf->key_validator, typid, key, len),
+											   UInt64GetDatum(HASH_PARTITION_SEED)));
+	hash = hash_combine64(0, hash);
+	return (int32) (hash % (uint64) shard_partitions());
+}
+
+/*
+ * partition_of(keyspace, column_family, key): the partition a row key of
+ * a column family belongs to (the key as its bytes).
+ */
+Datum
+cfstore_shard_partition_of(PG_FUNCTION_ARGS)
+{
+	const CfColumnFamily *cf = cfCatalogLookup(text_to_cstring(PG_GETARG_TEXT_PP(0)),
+											   text_to_cstring(PG_GETARG_TEXT_PP(1)));
+	bytea	   *key = PG_GETARG_BYTEA_PP(2);
+
+	PG_RETURN_INT32(cfShardPartition(cf, (const uint8 *) VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key)));
+}
+
+/* The owner of extension cfstore_shard, once read: the remote calls run as that role. */
+static Oid	cf_shard_owner = InvalidOid;
+
+/* The owner of extension cfstore_shard; raise if it is not installed. */
+static Oid
+shard_owner(void)
+{
+	if (!OidIsValid(cf_shard_owner))
+	{
+		bool		isnull = true;
+		Datum		owner = (Datum) 0;
+
+		if (SPI_connect() != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed");
+		if (SPI_execute("SELECT extowner FROM pg_catalog.pg_extension WHERE extname = 'cfstore_shard'",
+						true, 1) != SPI_OK_SELECT)
+			elog(ERROR, "could not read the owner of extension cfstore_shard");
+		if (SPI_processed == 1)
+			owner = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+		SPI_finish();
+		if (isnull)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("keyspaces are sharded here but extension cfstore_shard is not installed")));
+		cf_shard_owner = DatumGetObjectId(owner);
+	}
+	return cf_shard_owner;
+}
+
+/* Name the shard server (or servers) a failed remote call went to. */
+static void
+shard_error_context(void *arg)
+{
+	int			part = *(const int *) arg;
+
+	if (part >= 0 && part < cf_partitions)
+		errcontext("on shard server %s (partition %d)", cf_partition_server[part], part);
+	else
+		errcontext("on the shard servers");
+}
+
+/*
+ * Run query (a call of a cfstore_shard PL/Proxy function) with its
+ * arguments, as the extension's owner, in SPI (connected by the caller);
+ * part is the partition it goes to, or -1 for every shard.
+ */
+static void
+shard_query(const char *query, int nargs, Oid *types, Datum *values, const bool *nulls, int part)
+{
+	Oid			save_userid;
+	int			save_sec;
+	char		n[FUNC_MAX_ARGS];
+	Oid			owner = shard_owner();
+	volatile int ret = 0;
+	ErrorContextCallback context;
+
+	for (int i = 0; i < nargs; i++)
+		n[i] = nulls[i] ? 'n' : ' ';
+	context.callback = shard_error_context;
+	context.arg = &part;
+	context.previous = error_context_stack;
+	error_context_stack = &context;
+	GetUserIdAndSecContext(&save_userid, &save_sec);
+	SetUserIdAndSecContext(owner, save_sec | SECURITY_LOCAL_USERID_CHANGE);
+	PG_TRY();
+	{
+		ret = SPI_execute_with_args(query, nargs, types, values, n, false, 0);
+	}
+	PG_FINALLY();
+	{
+		SetUserIdAndSecContext(save_userid, save_sec);
+	}
+	PG_END_TRY();
+	error_context_stack = context.previous;
+	if (ret < 0)
+		elog(ERROR, "could not run %s", query);
+}
+
+/* A bytea argument from a byte string that may be NULL. */
+static Datum
+bytes_datum(const bytea *b, bool *isnull)
+{
+	*isnull = (b == NULL);
+	return b == NULL ? (Datum) 0 : PointerGetDatum(b);
+}
+
+/* Copy a bytea column of a result row into the current context (NULL stays NULL). */
+static bytea *
+copy_bytes(HeapTuple tup, TupleDesc desc, int col)
+{
+	bool		isnull;
+	Datum		d = SPI_getbinval(tup, desc, col, &isnull);
+
+	return isnull ? NULL : DatumGetByteaPCopy(d);
+}
+
+/* The cells of an SPI result of raw cells, copied into cxt. */
+static CfShardCells *
+cells_from_result(MemoryContext cxt)
+{
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	CfShardCells *r = palloc0(sizeof(CfShardCells));
+
+	r->cxt = cxt;
+	r->n = (int) SPI_processed;
+	r->cells = palloc0(sizeof(CfOutCell) * Max(r->n, 1));
+	for (int i = 0; i < r->n; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		CfOutCell  *c = &r->cells[i];
+		bool		isnull;
+
+		c->key = copy_bytes(tup, desc, 1);
+		c->sc = copy_bytes(tup, desc, 2);
+		c->name = copy_bytes(tup, desc, 3);
+		c->value = copy_bytes(tup, desc, 4);
+		c->writetime = DatumGetInt64(SPI_getbinval(tup, desc, 5, &isnull));
+		c->ttl = DatumGetInt32(SPI_getbinval(tup, desc, 6, &isnull));
+		c->expires_at = (uint32) DatumGetInt64(SPI_getbinval(tup, desc, 7, &isnull));
+		c->is_counter = DatumGetBool(SPI_getbinval(tup, desc, 8, &isnull));
+	}
+	MemoryContextSwitchTo(old);
+	return r;
+}
+
+/* The next received cell. */
+static bool
+cells_next(CfRemoteSlice *remote, CfOutCell *out)
+{
+	CfShardCells *r = (CfShardCells *) remote;
+
+	if (r->next >= r->n)
+		return false;
+	*out = r->cells[r->next++];
+	return true;
+}
+
+/* Free the received cells. */
+static void
+cells_end(CfRemoteSlice *remote)
+{
+	MemoryContextDelete(((CfShardCells *) remote)->cxt);
+}
+
+/* Compare two byte strings as unsigned bytes (row keys, an index's names). */
+static int
+bytes_cmp(const bytea *a, const bytea *b)
+{
+	return cfBytesCompare((const uint8 *) VARDATA_ANY(a), VARSIZE_ANY_EXHDR(a),
+						  (const uint8 *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b));
+}
+
+/* qsort_arg order of positions in merged cells: by row key, then by position (a shard's order). */
+static int
+position_key_cmp(const void *a, const void *b, void *arg)
+{
+	const CfOutCell *cells = (const CfOutCell *) arg;
+	int			x = *(const int *) a;
+	int			y = *(const int *) b;
+	int			c = bytes_cmp(cells[x].key, cells[y].key);
+
+	return c != 0 ? c : (x > y) - (x < y);
+}
+
+/* qsort order of an index's merged entries: by name (the row key they point to). */
+static int
+cell_name_cmp(const void *a, const void *b)
+{
+	return bytes_cmp(((const CfOutCell *) a)->name, ((const CfOutCell *) b)->name);
+}
+
+/* The remote slice a CfShardCells stands for. */
+static CfSliceState *
+cells_slice(Relation rel, CfShardCells *r)
+{
+	r->base.next = cells_next;
+	r->base.end = cells_end;
+	return cfSliceRemote(rel, &r->base);
+}
+
+/*
+ * A slice of a sharded column family: on the shard of its row; the slice
+ * of an index on every shard (each indexes its own rows), its entries
+ * merged by the row key they point to and cut to the count.
+ */
+static CfSliceState *
+shard_slice_begin(Relation rel, const CfColumnFamily *cf, const CfSliceSpec *spec)
+{
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore remote slice",
+											  ALLOCSET_DEFAULT_SIZES);
+	const CfColumnFamily *base = cf->index_of != 0 ? cfCatalogLookupById(cf->index_of) : cf;
+	Oid			types[11] = {INT4OID, TEXTOID, TEXTOID, TEXTOID, BYTEAOID, BYTEAOID, BYTEAOID, BYTEAOID,
+	BOOLOID, INT8OID, BOOLOID};
+	Datum		values[11];
+	bool		nulls[11] = {false};
+	CfShardCells *r;
+
+	values[1] = CStringGetTextDatum(base->keyspace);
+	values[2] = CStringGetTextDatum(base->name);
+	if (cf->index_of != 0)
+		values[3] = CStringGetTextDatum(cf->index_column->index_name);
+	else
+		nulls[3] = true;
+	values[4] = bytes_datum(spec->key, &nulls[4]);
+	values[5] = bytes_datum(spec->sc, &nulls[5]);
+	values[6] = bytes_datum(spec->start, &nulls[6]);
+	values[7] = bytes_datum(spec->finish, &nulls[7]);
+	values[8] = BoolGetDatum(spec->reversed);
+	values[9] = Int64GetDatum(spec->count);
+	values[10] = BoolGetDatum(spec->whole_super);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (cf->index_of == 0)
+	{
+		int			part = cfShardPartition(cf, (const uint8 *) VARDATA_ANY(spec->key),
+											VARSIZE_ANY_EXHDR(spec->key));
+
+		values[0] = Int32GetDatum(part);
+		shard_query("SELECT * FROM cfstore_shard._slice($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+					11, types, values, nulls, part);
+		r = cells_from_result(cxt);
+	}
+	else
+	{
+		shard_query("SELECT * FROM cfstore_shard._slice_all($2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+					11, types, values, nulls, -1);
+		r = cells_from_result(cxt);
+		qsort(r->cells, r->n, sizeof(CfOutCell), cell_name_cmp);
+		if (spec->reversed)
+			for (int i = 0; i < r->n / 2; i++)
+			{
+				CfOutCell	t = r->cells[i];
+
+				r->cells[i] = r->cells[r->n - 1 - i];
+				r->cells[r->n - 1 - i] = t;
+			}
+		if (spec->count < r->n)
+			r->n = (int) spec->count;
+	}
+	SPI_finish();
+	return cells_slice(rel, r);
+}
+
+/*
+ * Every cell of a sharded column family, from every shard, merged by row
+ * key (a row lives on one shard, whose order within it is kept).
+ */
+static CfSliceState *
+shard_scan_begin(Relation rel, const CfColumnFamily *cf)
+{
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore remote scan",
+											  ALLOCSET_DEFAULT_SIZES);
+	Oid			types[2] = {TEXTOID, TEXTOID};
+	Datum		values[2];
+	bool		nulls[2] = {false, false};
+	CfShardCells *r;
+
+	values[0] = CStringGetTextDatum(cf->keyspace);
+	values[1] = CStringGetTextDatum(cf->name);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	shard_query("SELECT * FROM cfstore_shard._scan_all($1, $2)", 2, types, values, nulls, -1);
+	r = cells_from_result(cxt);
+	SPI_finish();
+	/* a row lives on one shard: order by row key, keeping each shard's order within a row */
+	{
+		int		   *order = palloc(sizeof(int) * Max(r->n, 1));
+		CfOutCell  *sorted = MemoryContextAlloc(cxt, sizeof(CfOutCell) * Max(r->n, 1));
+
+		for (int i = 0; i < r->n; i++)
+			order[i] = i;
+		qsort_arg(order, r->n, sizeof(int), position_key_cmp, r->cells);
+		for (int i = 0; i < r->n; i++)
+			sorted[i] = r->cells[order[i]];
+		r->cells = sorted;
+		pfree(order);
+	}
+	return cells_slice(rel, r);
+}
+
+/* qsort order of row keys. */
+static int
+key_cmp(const void *a, const void *b)
+{
+	return bytes_cmp(*(bytea *const *) a, *(bytea *const *) b);
+}
+
+/*
+ * Up to max row keys from from on (after it unless inclusive), from every
+ * shard, merged in storage order.
+ */
+static int
+shard_next_row_keys(Relation rel pg_attribute_unused(), const CfColumnFamily *cf, const bytea *from,
+					bool inclusive, bytea **keys, int max)
+{
+	Oid			types[5] = {TEXTOID, TEXTOID, BYTEAOID, BOOLOID, INT4OID};
+	Datum		values[5];
+	bool		nulls[5] = {false};
+	MemoryContext caller = CurrentMemoryContext;
+	bytea	  **all;
+	int			n;
+
+	values[0] = CStringGetTextDatum(cf->keyspace);
+	values[1] = CStringGetTextDatum(cf->name);
+	values[2] = bytes_datum(from, &nulls[2]);
+	values[3] = BoolGetDatum(inclusive);
+	values[4] = Int32GetDatum(max);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	shard_query("SELECT * FROM cfstore_shard._row_keys_all($1, $2, $3, $4, $5)", 5, types, values, nulls, -1);
+	n = (int) SPI_processed;
+	all = MemoryContextAlloc(caller, sizeof(bytea *) * Max(n, 1));
+	for (int i = 0; i < n; i++)
+	{
+		MemoryContext old = MemoryContextSwitchTo(caller);
+
+		all[i] = copy_bytes(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
+		MemoryContextSwitchTo(old);
+	}
+	SPI_finish();
+	qsort(all, n, sizeof(bytea *), key_cmp);
+	if (n > max)
+		n = max;
+	memcpy(keys, all, sizeof(bytea *) * n);
+	pfree(all);
+	return n;
+}
+
+/* Write one cell version on the shard of its row. */
+static void
+shard_write_cell(Relation rel pg_attribute_unused(), const CfWrite *w)
+{
+	Oid			types[12] = {INT4OID, TEXTOID, TEXTOID, INT4OID, BYTEAOID, BYTEAOID, BYTEAOID, BYTEAOID,
+	INT8OID, INT4OID, BOOLOID, INT8OID};
+	Datum		values[12];
+	bool		nulls[12] = {false};
+
+	int			part = cfShardPartition(w->cf, w->key, w->keylen);
+
+	values[0] = Int32GetDatum(part);
+	values[1] = CStringGetTextDatum(w->cf->keyspace);
+	values[2] = CStringGetTextDatum(w->cf->name);
+	values[3] = Int32GetDatum((int32) w->kind);
+	values[4] = PointerGetDatum(cfMakeBytea(w->key, w->keylen));
+	if (w->has_sc)
+		values[5] = PointerGetDatum(cfMakeBytea(w->sc, w->sclen));
+	else
+		nulls[5] = true;
+	if (w->name != NULL)
+		values[6] = PointerGetDatum(cfMakeBytea(w->name, w->namelen));
+	else
+		nulls[6] = true;
+	if (w->value != NULL)
+		values[7] = PointerGetDatum(cfMakeBytea(w->value, w->valuelen));
+	else
+		nulls[7] = true;
+	values[8] = Int64GetDatum(w->writetime);
+	nulls[8] = !w->has_writetime;
+	values[9] = Int32GetDatum(w->ttl);
+	nulls[9] = !w->has_ttl;
+	values[10] = BoolGetDatum(w->exact_ttl);
+	values[11] = Int64GetDatum((int64) w->expires_at);
+	nulls[11] = w->expires_at == 0;
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	shard_query("SELECT cfstore_shard._write($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+				12, types, values, nulls, part);
+	SPI_finish();
+}
+
+static const CfRemoteStorage shard_storage = {
+	.slice_begin = shard_slice_begin,
+	.scan_begin = shard_scan_begin,
+	.next_row_keys = shard_next_row_keys,
+	.write_cell = shard_write_cell,
+};
+
+/* Make the storage layer hand sharded column families to the shards (from _PG_init). */
+void
+cfShardInit(void)
+{
+	cf_remote_storage = &shard_storage;
+}

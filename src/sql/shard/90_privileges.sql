@@ -1,0 +1,17 @@
+-- ---------------------------------------------------------------------------
+-- Who may call what: the cluster's administration (add_server, drop_server,
+-- create_cluster, shard_keyspace) and every internal function are the
+-- extension owner's; locate() and partitions() are everyone's.
+-- ---------------------------------------------------------------------------
+
+DO $$
+DECLARE
+  f regprocedure;
+BEGIN
+  FOR f IN SELECT p.oid::regprocedure FROM pg_catalog.pg_proc p
+            WHERE p.pronamespace = 'cfstore_shard'::regnamespace
+              AND p.proname NOT IN ('locate', 'partitions', '_partition_of')
+  LOOP
+    EXECUTE format('REVOKE EXECUTE ON FUNCTION %s FROM PUBLIC', f);
+  END LOOP;
+END $$;
