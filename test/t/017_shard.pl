@@ -1,0 +1,217 @@
+# A keyspace sharded over two servers answers as one server holding all
+# the data would (extension cfstore_shard).
+#
+# A coordinator and two shards, each its own cluster.  The coordinator
+# holds two keyspaces of the same column families: one sharded over the
+# shards, one local.  The same seeded stream of random writes (columns
+# with writetimes and TTLs, deletions of columns, super columns and rows,
+# counter increments, an indexed column) goes to both; then every read of
+# the function API and of the foreign tables must return the same rows
+# from both.  Also: the cluster's set-up and its errors, DDL applied to
+# every shard or to none (a shard down makes it fail naming the shard, and
+# no shard keeps it), a single-key read reaching one shard only (the
+# shards' function counters), and a shard down making reads fail naming
+# it rather than answering from the other.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my %node;
+for my $name (qw(coordinator shard1 shard2 bare))
+{
+	$node{$name} = PostgreSQL::Test::Cluster->new($name);
+	$node{$name}->init;
+	$node{$name}->append_conf('postgresql.conf', "max_prepared_transactions = 5\ntrack_functions = 'all'\n");
+	$node{$name}->start;
+}
+$node{$_}->safe_psql('postgres', 'CREATE EXTENSION cfstore') for qw(shard1 shard2);
+my $co = $node{coordinator};
+$co->safe_psql('postgres', 'CREATE EXTENSION cfstore_shard CASCADE');
+
+sub add_server
+{
+	my ($name, $node) = @_;
+	return $co->psql('postgres', sprintf(q{SELECT cfstore_shard.add_server('%s', 'postgres', host => '%s', port => %d)},
+		$name, $node->host, $node->port));
+}
+
+# 1. The cluster and its errors
+my ($ret, $out, $err) = add_server('s1', $node{shard1});
+is($ret, 0, 'add_server s1') or diag($err);
+($ret, $out, $err) = add_server('s1', $node{shard2});
+like($err, qr/shard server s1 already exists/, 'a duplicate server name is refused');
+($ret, $out, $err) = add_server('bare', $node{bare});
+like($err, qr/shard server bare does not have extension cfstore/, 'a server without cfstore is refused');
+($ret, $out, $err) = $co->psql('postgres', q{SELECT cfstore_shard.add_server('gone', 'postgres', host => '/nonexistent', port => 1)});
+like($err, qr/shard server gone: could not establish connection/, 'an unreachable server is refused, naming it');
+is($co->safe_psql('postgres', 'SELECT string_agg(name, \',\') FROM cfstore_shard.server'), 's1',
+	'and none of them is registered');
+($ret, $out, $err) = add_server('s2', $node{shard2});
+is($ret, 0, 'add_server s2') or diag($err);
+($ret, $out, $err) = $co->psql('postgres', 'SELECT cfstore_shard.create_cluster(6)');
+like($err, qr/partitions must be a power of two/, 'partitions are a power of two');
+$co->safe_psql('postgres', 'SELECT cfstore_shard.create_cluster(8)');
+is($co->safe_psql('postgres', q{SELECT string_agg(format('%s:%s', server, n), ',' ORDER BY server)
+  FROM (SELECT server, count(*) n FROM cfstore_shard.partition GROUP BY server) p}), 's1:4,s2:4',
+	'eight partitions, four on each server');
+
+# 2. Two keyspaces of the same column families, one of them sharded
+my $cfs = q{
+SELECT cfstore.create_column_family('%ks', 'Std', comparator => 'UTF8Type', key_validation_class => 'UTF8Type',
+  default_validation_class => 'UTF8Type',
+  column_metadata => '[{"column_name": "state", "validation_class": "UTF8Type", "index_type": "KEYS"}]');
+SELECT cfstore.create_column_family('%ks', 'Sup', column_type => 'Super', comparator => 'UTF8Type',
+  subcomparator => 'LongType', key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type');
+SELECT cfstore.create_column_family('%ks', 'Cnt', comparator => 'UTF8Type', key_validation_class => 'UTF8Type',
+  default_validation_class => 'CounterColumnType');
+SELECT cfstore.create_column_family('%ks', 'Long', comparator => 'TimeUUIDType', key_validation_class => 'LongType',
+  default_validation_class => 'UTF8Type');
+};
+for my $ks ('Here', 'There')
+{
+	(my $sql = $cfs) =~ s/%ks/$ks/g;
+	$co->safe_psql('postgres', "SELECT cfstore.create_keyspace('$ks'); $sql");
+}
+$co->safe_psql('postgres', q{SELECT cfstore_shard.shard_keyspace('There')});
+($ret, $out, $err) = $co->psql('postgres', q{SELECT cfstore_shard.shard_keyspace('There')});
+like($err, qr/keyspace There is already sharded/, 'sharding twice is refused');
+for my $shard (qw(shard1 shard2))
+{
+	is($node{$shard}->safe_psql('postgres', q{SELECT string_agg(name, ',' ORDER BY name)
+	  FROM cfstore.column_family WHERE keyspace = 'There'}), 'Cnt,Long,Std,Sup',
+		"$shard holds the sharded keyspace's column families");
+}
+
+# The same random writes to both keyspaces.
+my $writes = q{
+SELECT setseed(0.17);
+CREATE TEMP TABLE w AS
+SELECT i, (random() * 40)::int AS k, (random() * 30)::int AS n, (random() * 1000)::int AS t,
+       (random() * 6)::int AS op, md5(i::text) AS v
+  FROM generate_series(1, 3000) i;
+DO $$
+DECLARE r record; ks text;
+BEGIN
+  FOREACH ks IN ARRAY ARRAY['Here', 'There'] LOOP
+    FOR r IN SELECT * FROM w ORDER BY i LOOP
+      CASE r.op
+        WHEN 0, 1, 2 THEN
+          PERFORM cfstore.insert(ks, 'Std', 'k' || r.k, CASE WHEN r.n % 5 = 0 THEN 'state' ELSE 'c' || r.n END,
+                                 CASE WHEN r.n % 5 = 0 THEN 'S' || (r.t % 4) ELSE r.v END, writetime => r.t,
+                                 ttl => CASE WHEN r.t % 17 = 0 THEN 1 END);
+          PERFORM cfstore.insert(ks, 'Sup', 'k' || (r.k % 7), r.n, r.v, writetime => r.t,
+                                 super_column => 'sc' || (r.n % 4));
+          PERFORM cfstore.insert(ks, 'Long', r.k - 20, cfstore.min_timeuuid(timestamptz '2020-01-01' + r.n * interval '1 s'),
+                                 r.v, writetime => r.t);
+        WHEN 3 THEN
+          PERFORM cfstore.remove(ks, 'Std', 'k' || r.k, 'c' || r.n, writetime => r.t);
+          PERFORM cfstore.add(ks, 'Cnt', 'k' || (r.k % 9), 'c' || (r.n % 3), r.t - 500);
+        WHEN 4 THEN
+          PERFORM cfstore.remove(ks, 'Sup', 'k' || (r.k % 7), super_column => 'sc' || (r.n % 4), writetime => r.t);
+        ELSE
+          IF r.t % 50 = 0 THEN
+            PERFORM cfstore.remove(ks, 'Std', 'k' || r.k, writetime => r.t);
+          END IF;
+      END CASE;
+    END LOOP;
+  END LOOP;
+END $$;
+};
+$co->safe_psql('postgres', $writes);
+sleep(2);    # the TTL of 1 s expires
+
+# Every read, against both keyspaces.
+my @reads = (
+	q{SELECT * FROM cfstore.get_slice('%ks', 'Std', 'k' || k, count => 1000)},
+	q{SELECT * FROM cfstore.get_slice('%ks', 'Std', 'k' || k, start => 'c1', finish => 'c3', reversed => false, count => 5)},
+	q{SELECT * FROM cfstore.get_slice('%ks', 'Std', 'k' || k, reversed => true, count => 3)},
+	q{SELECT * FROM cfstore.get_slice('%ks', 'Sup', 'k' || (k % 7), count => 2)},
+	q{SELECT * FROM cfstore.get_slice('%ks', 'Sup', 'k' || (k % 7), super_column => 'sc1', start => 3::bigint)},
+	q{SELECT * FROM cfstore.get_slice('%ks', 'Cnt', 'k' || (k % 9))},
+	q{SELECT * FROM cfstore.get_slice('%ks', 'Long', k - 20, reversed => true, count => 4)},
+	q{SELECT * FROM cfstore.get('%ks', 'Std', 'k' || k, 'c7')},
+	q{SELECT * FROM cfstore.get_columns('%ks', 'Std', 'k' || k, ARRAY['c2', 'state', 'c9'])},
+	q{SELECT cfstore.get_count('%ks', 'Std', 'k' || k)},);
+my @whole = (
+	q{SELECT * FROM cfstore.multiget_slice('%ks', 'Std', ARRAY(SELECT 'k' || i FROM generate_series(0, 40) i), count => 4)},
+	q{SELECT * FROM cfstore.multiget_count('%ks', 'Sup', ARRAY(SELECT 'k' || i FROM generate_series(0, 8) i))},
+	q{SELECT * FROM cfstore.get_range_slices('%ks', 'Std', key_count => 1000, count => 1000)},
+	q{SELECT * FROM cfstore.get_range_slices('%ks', 'Std', start_key => 'k17', key_count => 7, count => 2)},
+	q{SELECT * FROM cfstore.get_range_slices('%ks', 'Sup', key_count => 3, count => 1)},
+	q{SELECT * FROM cfstore.get_range_slices('%ks', 'Long', key_count => 100, count => 1)},
+	q{SELECT * FROM cfstore.get_indexed_slices('%ks', 'Std', '[{"column_name": "state", "op": "EQ", "value": "S2"}]', count => 1000)},
+	q{SELECT * FROM cfstore.get_indexed_slices('%ks', 'Std', '[{"column_name": "state", "op": "EQ", "value": "S1"}]', start_key => 'k20', key_count => 3)},
+	q{SELECT * FROM "%ks"."Std" WHERE key = 'k12' ORDER BY column_name DESC LIMIT 3},
+	q{SELECT count(*), md5(string_agg(key || column_name || value, ',' ORDER BY key, column_name)) FROM "%ks"."Std"},
+	q{SELECT * FROM "%ks"."Cnt" ORDER BY key, column_name},);
+my $mismatches = 0;
+for my $read (@reads)
+{
+	my %got;
+	for my $ks ('Here', 'There')
+	{
+		(my $q = $read) =~ s/%ks/$ks/g;
+		$got{$ks} = $co->safe_psql('postgres', "SELECT k, s FROM generate_series(0, 41) k, LATERAL ($q) s");
+	}
+	$mismatches++ unless is($got{There}, $got{Here}, "per key: $read");
+}
+for my $read (@whole)
+{
+	my %got;
+	for my $ks ('Here', 'There')
+	{
+		(my $q = $read) =~ s/%ks/$ks/g;
+		$got{$ks} = $co->safe_psql('postgres', $q);
+	}
+	isnt($got{Here}, '', "not empty: $read");
+	$mismatches++ unless is($got{There}, $got{Here}, $read);
+}
+
+# 3. A single-key read reaches one shard only.
+$node{$_}->safe_psql('postgres', 'SELECT pg_stat_reset()') for qw(shard1 shard2);
+$co->safe_psql('postgres', q{SELECT count(*) FROM cfstore.get_slice('There', 'Std', 'k12')});
+sleep(1);
+my @calls = map {
+	$node{$_}->safe_psql('postgres', q{SELECT coalesce(sum(calls), 0) FROM pg_stat_user_functions
+	  WHERE funcname = '_remote_slice'})
+} qw(shard1 shard2);
+is(join(',', sort @calls), '0,1', 'a single-key get_slice ran on one shard');
+my $where = $co->safe_psql('postgres', q{SELECT server FROM cfstore_shard.locate('There', 'Std', 'k12')});
+is($calls[$where eq 's1' ? 0 : 1], 1, "the shard locate() names ($where)");
+
+# 4. DDL on every shard or on none.
+$node{shard2}->stop;
+($ret, $out, $err) = $co->psql('postgres', q{SELECT cfstore.create_column_family('There', 'New')});
+like($err, qr/shard server s2:/, 'DDL with a shard down fails, naming the shard');
+is($co->safe_psql('postgres', q{SELECT count(*) FROM cfstore.column_family WHERE name = 'New'}), 0,
+	'the coordinator keeps nothing of it');
+is($node{shard1}->safe_psql('postgres', q{SELECT count(*) FROM cfstore.column_family WHERE name = 'New'}), 0,
+	'nor does the shard that was up');
+is($node{shard1}->safe_psql('postgres', q{SELECT count(*) FROM pg_prepared_xacts}), 0,
+	'and no prepared transaction is left there');
+# reads of the shard that is down fail, naming it; the other shard's rows still read
+my $down = $co->safe_psql('postgres', q{SELECT key FROM (SELECT 'k' || i AS key FROM generate_series(0, 40) i) k
+  WHERE (cfstore_shard.locate('There', 'Std', key)).server = 's2' LIMIT 1});
+my $up = $co->safe_psql('postgres', q{SELECT key FROM (SELECT 'k' || i AS key FROM generate_series(0, 40) i) k
+  WHERE (cfstore_shard.locate('There', 'Std', key)).server = 's1' LIMIT 1});
+($ret, $out, $err) = $co->psql('postgres', qq{SELECT count(*) FROM cfstore.get_slice('There', 'Std', '$down')});
+like($err, qr/on shard server s2/, 'a read of a row on the shard that is down fails, naming it');
+($ret, $out, $err) = $co->psql('postgres', q{SELECT count(*) FROM cfstore.get_range_slices('There', 'Std', key_count => 1000)});
+isnt($ret, 0, 'a range read fails rather than answering from one shard');
+is($co->safe_psql('postgres', qq{SELECT count(*) > 0 FROM cfstore.get_slice('There', 'Std', '$up')}), 't',
+	'a row on the other shard reads');
+$node{shard2}->start;
+($ret, $out, $err) = $co->psql('postgres', q{SELECT cfstore.create_column_family('There', 'New')});
+is($ret, 0, 'with the shard back, the DDL works') or diag($err);
+is(join(',', map { $node{$_}->safe_psql('postgres', q{SELECT count(*) FROM cfstore.column_family WHERE name = 'New'}) }
+	qw(shard1 shard2)), '1,1', 'and both shards have the new column family');
+($ret, $out, $err) = $co->psql('postgres', q{BEGIN; SELECT cfstore.drop_column_family('There', 'New'); COMMIT;});
+like($err, qr/cannot run inside a transaction block/, 'DDL on a sharded keyspace is refused inside BEGIN ... COMMIT');
+($ret, $out, $err) = $co->psql('postgres', q{SELECT cfstore.update_column_family('There', 'Std', key_validation_class => 'AsciiType')});
+like($err, qr/key validator of column family Std cannot change/, 'a sharded column family keeps its key validator');
+
+$node{$_}->stop for keys %node;
+done_testing();
