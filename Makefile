@@ -48,7 +48,8 @@ OBJS = \
 	src/fdw/cffdw_modify.o \
 	src/fdw/cffdw_import.o \
 	src/fdw/cffdw_acl.o \
-	src/shard/cfshard.o
+	src/shard/cfshard.o \
+	src/shard/cfshard_xact.o
 
 # The install script is assembled from one file per subsystem, in order.
 SQL_PARTS = \
@@ -69,14 +70,17 @@ DATA_built = cfstore--$(EXTVERSION).sql cfstore_shard--$(EXTVERSION).sql
 SHARD_SQL_PARTS = \
 	src/sql/shard/10_cluster.sql \
 	src/sql/shard/20_ddl.sql \
+	src/sql/shard/25_xact.sql \
 	src/sql/shard/30_remote.sql \
 	src/sql/shard/90_privileges.sql
 
 # The server headers are system headers: -Wextra then applies to cfstore's
 # own code without tripping over PostgreSQL's inline functions.
 PG_CONFIG ?= pg_config
-PG_CPPFLAGS = -I$(srcdir)/src -isystem $(shell $(PG_CONFIG) --includedir-server) -std=c11 -D_GNU_SOURCE
+PG_CPPFLAGS = -I$(srcdir)/src -isystem $(shell $(PG_CONFIG) --includedir-server) -isystem $(shell $(PG_CONFIG) --includedir) -std=c11 -D_GNU_SOURCE
 SHLIB_LINK = -luuid
+# libpq: the coordinator's connections to its shard servers (src/shard)
+SHLIB_LINK_INTERNAL = $(libpq)
 
 REGRESS = $(patsubst test/sql/%.sql,%,$(sort $(wildcard test/sql/*.sql)))
 REGRESS_OPTS = --inputdir=test --outputdir=test/output --load-extension=cfstore

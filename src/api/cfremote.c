@@ -6,9 +6,10 @@
  *
  * A coordinator (extension cfstore_shard) reads and writes the cells of a
  * sharded column family on the shard that holds their row, through these
- * functions, called by PL/Proxy as the cluster's role: a slice (or every
- * cell of the column family), the row keys from a key on, one cell
- * version written.  Their arguments are the byte encodings the
+ * functions, called as the cluster's role (by PL/Proxy, or on the
+ * coordinator's own connection inside its transaction): a slice (or every
+ * cell of the column family), the row keys from a key on, a batch of cell
+ * versions written (cfremote.h).  Their arguments are the byte encodings the
  * coordinator has already converted and validated; each is validated here
  * again by the same code (cfWriteCell, the slice bounds), and the cells
  * come back as bytes, for the coordinator to render.  The coordinator has
@@ -25,17 +26,19 @@
 #include "access/xact.h"
 #include "fmgr.h"
 #include "funcapi.h"
+#include "libpq/pqformat.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/snapmgr.h"
 
 #include "api/cfapi.h"
+#include "api/cfremote.h"
 
 PG_FUNCTION_INFO_V1(cfstore_remote_slice);
 PG_FUNCTION_INFO_V1(cfstore_remote_scan);
 PG_FUNCTION_INFO_V1(cfstore_remote_row_keys);
-PG_FUNCTION_INFO_V1(cfstore_remote_write);
+PG_FUNCTION_INFO_V1(cfstore_remote_write_batch);
 
 /* The columns of cfstore.raw_cell. */
 #define CF_RAW_NATTS 8
@@ -86,32 +89,25 @@ bytes_arg(FunctionCallInfo fcinfo, int argno)
 	return PG_ARGISNULL(argno) ? NULL : PG_GETARG_BYTEA_PP(argno);
 }
 
-/* Add every cell of a slice to the call's result as raw cells. */
+/* Add one cell to the call's result as a raw cell. */
 static void
-emit_raw(FunctionCallInfo fcinfo, CfSliceState *slice)
+emit_raw(ReturnSetInfo *rsinfo, const CfOutCell *c)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	CfOutCell	c;
+	Datum		values[CF_RAW_NATTS];
+	bool		nulls[CF_RAW_NATTS] = {false};
 
-	while (cfSliceNext(slice, &c))
-	{
-		Datum		values[CF_RAW_NATTS];
-		bool		nulls[CF_RAW_NATTS] = {false};
-
-		values[0] = PointerGetDatum(c.key);
-		if (c.sc != NULL)
-			values[1] = PointerGetDatum(c.sc);
-		else
-			nulls[1] = true;
-		values[2] = PointerGetDatum(c.name);
-		values[3] = PointerGetDatum(c.value);
-		values[4] = Int64GetDatum(c.writetime);
-		values[5] = Int32GetDatum(c.ttl);
-		values[6] = Int64GetDatum((int64) c.expires_at);
-		values[7] = BoolGetDatum(c.is_counter);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-		CHECK_FOR_INTERRUPTS();
-	}
+	values[0] = PointerGetDatum(c->key);
+	if (c->sc != NULL)
+		values[1] = PointerGetDatum(c->sc);
+	else
+		nulls[1] = true;
+	values[2] = PointerGetDatum(c->name);
+	values[3] = PointerGetDatum(c->value);
+	values[4] = Int64GetDatum(c->writetime);
+	values[5] = Int32GetDatum(c->ttl);
+	values[6] = Int64GetDatum((int64) c->expires_at);
+	values[7] = BoolGetDatum(c->is_counter);
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 }
 
 /*
@@ -127,6 +123,7 @@ cfstore_remote_slice(PG_FUNCTION_ARGS)
 								  PG_ARGISNULL(2) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(2)), &cf);
 	CfSliceSpec spec;
 	CfSliceState *slice;
+	CfOutCell	c;
 
 	memset(&spec, 0, sizeof(spec));
 	spec.key = bytes_arg(fcinfo, 3);
@@ -143,7 +140,11 @@ cfstore_remote_slice(PG_FUNCTION_ARGS)
 					 spec.start, spec.finish, spec.reversed, spec.count);
 	InitMaterializedSRF(fcinfo, 0);
 	slice = cfSliceBegin(rel, &spec, GetActiveSnapshot());
-	emit_raw(fcinfo, slice);
+	while (cfSliceNext(slice, &c))
+	{
+		emit_raw((ReturnSetInfo *) fcinfo->resultinfo, &c);
+		CHECK_FOR_INTERRUPTS();
+	}
 	cfSliceEnd(slice);
 	table_close(rel, NoLock);
 	return (Datum) 0;
@@ -164,21 +165,7 @@ cfstore_remote_scan(PG_FUNCTION_ARGS)
 	scan = cfRelScanBegin(rel, GetActiveSnapshot());
 	while (cfRelScanNext(scan, &c))
 	{
-		Datum		values[CF_RAW_NATTS];
-		bool		nulls[CF_RAW_NATTS] = {false};
-
-		values[0] = PointerGetDatum(c.key);
-		if (c.sc != NULL)
-			values[1] = PointerGetDatum(c.sc);
-		else
-			nulls[1] = true;
-		values[2] = PointerGetDatum(c.name);
-		values[3] = PointerGetDatum(c.value);
-		values[4] = Int64GetDatum(c.writetime);
-		values[5] = Int32GetDatum(c.ttl);
-		values[6] = Int64GetDatum((int64) c.expires_at);
-		values[7] = BoolGetDatum(c.is_counter);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		emit_raw(rsinfo, &c);
 		CHECK_FOR_INTERRUPTS();
 	}
 	cfRelScanEnd(scan);
@@ -237,55 +224,169 @@ cfstore_remote_row_keys(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
+/* Append one cell write to a batch for a shard (the format is in cfremote.h). */
+void
+cfRemoteEncodeWrite(StringInfo buf, const CfWrite *w)
+{
+	int			kslen = strlen(w->cf->keyspace);
+	int			cflen = strlen(w->cf->name);
+	uint8		flags = 0;
+
+	if (w->has_sc)
+		flags |= CF_REMOTE_SC;
+	if (w->name != NULL)
+		flags |= CF_REMOTE_NAME;
+	if (w->value != NULL)
+		flags |= CF_REMOTE_VALUE;
+	if (w->has_writetime)
+		flags |= CF_REMOTE_WRITETIME;
+	if (w->has_ttl)
+		flags |= CF_REMOTE_TTL;
+	if (w->exact_ttl)
+		flags |= CF_REMOTE_EXACT_TTL;
+	pq_sendint8(buf, (uint8) w->kind);
+	pq_sendint8(buf, flags);
+	pq_sendint16(buf, (uint16) kslen);
+	pq_sendbytes(buf, w->cf->keyspace, kslen);
+	pq_sendint16(buf, (uint16) cflen);
+	pq_sendbytes(buf, w->cf->name, cflen);
+	pq_sendint32(buf, (uint32) w->keylen);
+	pq_sendbytes(buf, (const char *) w->key, w->keylen);
+	if (flags & CF_REMOTE_SC)
+	{
+		pq_sendint32(buf, (uint32) w->sclen);
+		pq_sendbytes(buf, (const char *) w->sc, w->sclen);
+	}
+	if (flags & CF_REMOTE_NAME)
+	{
+		pq_sendint32(buf, (uint32) w->namelen);
+		pq_sendbytes(buf, (const char *) w->name, w->namelen);
+	}
+	if (flags & CF_REMOTE_VALUE)
+	{
+		pq_sendint32(buf, (uint32) w->valuelen);
+		pq_sendbytes(buf, (const char *) w->value, w->valuelen);
+	}
+	pq_sendint64(buf, w->writetime);
+	pq_sendint32(buf, (uint32) w->ttl);
+	pq_sendint32(buf, w->expires_at);
+}
+
+/* The next length-prefixed byte string of a batch (length of len_bytes bytes). */
+static const uint8 *
+batch_bytes(StringInfo msg, int len_bytes, int *len)
+{
+	*len = (int) pq_getmsgint(msg, len_bytes);
+	if (*len < 0)
+		elog(ERROR, "invalid length in a remote write batch");
+	return (const uint8 *) pq_getmsgbytes(msg, *len);
+}
+
+/* A column family of a batch, opened once for the batch. */
+typedef struct BatchTarget
+{
+	char	   *keyspace;
+	char	   *name;
+	const CfColumnFamily *cf;
+	Relation	rel;
+	bool		insert_checked;
+	bool		delete_checked;
+} BatchTarget;
+
+/* The open column family keyspace.name of a batch (opened on first use). */
+static BatchTarget *
+batch_target(List **targets, const char *ks, int kslen, const char *name, int namelen)
+{
+	ListCell   *lc;
+	BatchTarget *t;
+
+	foreach(lc, *targets)
+	{
+		t = lfirst(lc);
+		if (strlen(t->keyspace) == (size_t) kslen && memcmp(t->keyspace, ks, kslen) == 0 &&
+			strlen(t->name) == (size_t) namelen && memcmp(t->name, name, namelen) == 0)
+			return t;
+	}
+	t = palloc0(sizeof(BatchTarget));
+	t->keyspace = pnstrdup(ks, kslen);
+	t->name = pnstrdup(name, namelen);
+	t->cf = cfCatalogLookup(t->keyspace, t->name);
+	if (t->cf->sharded)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("keyspace %s is sharded here too", t->cf->keyspace),
+				 errhint("A shard server holds the keyspaces of its coordinator as plain keyspaces.")));
+	t->rel = cfStorageOpen(cfStorageRelid(t->cf->id, false), RowExclusiveLock);
+	*targets = lappend(*targets, t);
+	return t;
+}
+
 /*
- * _remote_write(keyspace, column_family, kind, key, super_column,
- *				 column_name, value, writetime, ttl, exact_ttl, expires_at): write one cell
- * version (kind: 0 column, 1 counter increment, 2 tombstone) as cfWriteCell
- * does; NULL writetime and ttl as in a CfWrite without them.
+ * _remote_write_batch(batch): write the cell versions of a batch
+ * (cfremote.h) in order, as cfWriteCell does; the cluster's role needs
+ * INSERT on the column families it writes, DELETE on those it deletes from.
  */
 Datum
-cfstore_remote_write(PG_FUNCTION_ARGS)
+cfstore_remote_write_batch(PG_FUNCTION_ARGS)
 {
-	int32		kind = PG_ARGISNULL(2) ? -1 : PG_GETARG_INT32(2);
-	const CfColumnFamily *cf;
-	Relation	rel = remote_open(fcinfo, kind == CF_WRITE_TOMBSTONE ? ACL_DELETE : ACL_INSERT, NULL, &cf);
-	CfWrite		w;
-	bytea	   *key = bytes_arg(fcinfo, 3);
-	bytea	   *sc = bytes_arg(fcinfo, 4);
-	bytea	   *name = bytes_arg(fcinfo, 5);
-	bytea	   *value = bytes_arg(fcinfo, 6);
+	bytea	   *batch = PG_GETARG_BYTEA_PP(0);
+	StringInfoData msg;
+	List	   *targets = NIL;
+	ListCell   *lc;
+	CommandId	cid = GetCurrentCommandId(true);
+	int64		n = 0;
 
-	if (kind < CF_WRITE_COLUMN || kind > CF_WRITE_TOMBSTONE || key == NULL)
-		elog(ERROR, "a remote write needs a kind and a key");
-	memset(&w, 0, sizeof(w));
-	w.cf = cf;
-	w.kind = (CfWriteKind) kind;
-	w.key = (const uint8 *) VARDATA_ANY(key);
-	w.keylen = VARSIZE_ANY_EXHDR(key);
-	if (sc != NULL)
+	msg.data = VARDATA_ANY(batch);
+	msg.len = VARSIZE_ANY_EXHDR(batch);
+	msg.maxlen = msg.len;
+	msg.cursor = 0;
+	while (msg.cursor < msg.len)
 	{
-		w.sc = (const uint8 *) VARDATA_ANY(sc);
-		w.sclen = VARSIZE_ANY_EXHDR(sc);
-		w.has_sc = true;
+		CfWrite		w;
+		int			kind = pq_getmsgbyte(&msg);
+		int			flags = pq_getmsgbyte(&msg);
+		int			kslen;
+		int			cflen;
+		const uint8 *ks = batch_bytes(&msg, 2, &kslen);
+		const uint8 *cfname = batch_bytes(&msg, 2, &cflen);
+		BatchTarget *t = batch_target(&targets, (const char *) ks, kslen, (const char *) cfname, cflen);
+
+		if (kind < CF_WRITE_COLUMN || kind > CF_WRITE_TOMBSTONE)
+			elog(ERROR, "invalid kind %d in a remote write batch", kind);
+		if (kind == CF_WRITE_TOMBSTONE ? !t->delete_checked : !t->insert_checked)
+		{
+			AclMode		mode = kind == CF_WRITE_TOMBSTONE ? ACL_DELETE : ACL_INSERT;
+
+			if (pg_class_aclcheck(RelationGetRelid(t->rel), GetUserId(), mode) != ACLCHECK_OK)
+				cfPermissionDenied(t->cf, mode);
+			if (kind == CF_WRITE_TOMBSTONE)
+				t->delete_checked = true;
+			else
+				t->insert_checked = true;
+		}
+		memset(&w, 0, sizeof(w));
+		w.cf = t->cf;
+		w.kind = (CfWriteKind) kind;
+		w.key = batch_bytes(&msg, 4, &w.keylen);
+		w.has_sc = (flags & CF_REMOTE_SC) != 0;
+		if (w.has_sc)
+			w.sc = batch_bytes(&msg, 4, &w.sclen);
+		if (flags & CF_REMOTE_NAME)
+			w.name = batch_bytes(&msg, 4, &w.namelen);
+		if (flags & CF_REMOTE_VALUE)
+			w.value = batch_bytes(&msg, 4, &w.valuelen);
+		w.writetime = (int64) pq_getmsgint64(&msg);
+		w.has_writetime = (flags & CF_REMOTE_WRITETIME) != 0;
+		w.ttl = (int32) pq_getmsgint(&msg, 4);
+		w.has_ttl = (flags & CF_REMOTE_TTL) != 0;
+		w.exact_ttl = (flags & CF_REMOTE_EXACT_TTL) != 0;
+		w.expires_at = pq_getmsgint(&msg, 4);
+		w.cid = cid;
+		cfWriteCell(t->rel, &w);
+		n++;
+		CHECK_FOR_INTERRUPTS();
 	}
-	if (name != NULL)
-	{
-		w.name = (const uint8 *) VARDATA_ANY(name);
-		w.namelen = VARSIZE_ANY_EXHDR(name);
-	}
-	if (value != NULL)
-	{
-		w.value = (const uint8 *) VARDATA_ANY(value);
-		w.valuelen = VARSIZE_ANY_EXHDR(value);
-	}
-	w.has_writetime = !PG_ARGISNULL(7);
-	w.writetime = w.has_writetime ? PG_GETARG_INT64(7) : 0;
-	w.has_ttl = !PG_ARGISNULL(8);
-	w.ttl = w.has_ttl ? PG_GETARG_INT32(8) : 0;
-	w.exact_ttl = !PG_ARGISNULL(9) && PG_GETARG_BOOL(9);
-	w.expires_at = PG_ARGISNULL(10) ? 0 : (uint32) PG_GETARG_INT64(10);
-	w.cid = GetCurrentCommandId(true);
-	cfWriteCell(rel, &w);
-	table_close(rel, NoLock);
-	PG_RETURN_VOID();
+	foreach(lc, targets)
+		table_close(((BatchTarget *) lfirst(lc))->rel, NoLock);
+	PG_RETURN_INT64(n);
 }

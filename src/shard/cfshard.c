@@ -21,8 +21,10 @@
  * (PL/Proxy, RUN ON the partition); the slice of an index, a whole scan
  * and a key listing go to every shard (RUN ON ALL) and are merged here: by
  * row key for scans and listings, by row key within the index's row for
- * index slices.  Each remote call is one statement on its shard, which
- * commits when it returns.
+ * index slices.  Writes are not sent from here: they join the pending
+ * writes of the transaction (cfshard_xact.c), which commit with it; while
+ * the transaction has anything on the shards, reads go through its own
+ * connections there instead of PL/Proxy's, so that they see its writes.
  *
  * The PL/Proxy functions (schema cfstore_shard) are the extension's owner's
  * alone; the calls run as that owner, the caller's privileges having been
@@ -44,18 +46,22 @@
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "port/pg_bswap.h"
 #include "utils/memutils.h"
 
 #include "fdw/cffdw.h"
 #include "shard/cfshard.h"
 #include "storage/cfwrite.h"
 
-PG_FUNCTION_INFO_V1(cfstore_shard_in_transaction_block);
 PG_FUNCTION_INFO_V1(cfstore_shard_partition_of);
 
 /* The partitions of the cluster and their servers, once read (they do not move). */
 static int	cf_partitions = 0;
 static char **cf_partition_server = NULL;
+
+/* The distinct servers of the partitions. */
+static int	cf_nservers = 0;
+static char **cf_servers = NULL;
 
 /* Cells received from shards, handed out in order. */
 typedef struct CfShardCells
@@ -66,14 +72,6 @@ typedef struct CfShardCells
 	int			n;
 	int			next;
 } CfShardCells;
-
-/* _in_transaction_block(): whether the statement runs inside BEGIN ... COMMIT. */
-Datum
-cfstore_shard_in_transaction_block(PG_FUNCTION_ARGS)
-{
-	(void) fcinfo;
-	PG_RETURN_BOOL(IsTransactionBlock());
-}
 
 /* Read the partitions of the cluster and their servers; raise if there are none. */
 static void
@@ -93,6 +91,16 @@ read_partitions(void)
 		for (int i = 0; i < n; i++)
 			servers[i] = MemoryContextStrdup(TopMemoryContext,
 											 SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
+		cf_servers = MemoryContextAllocZero(TopMemoryContext, sizeof(char *) * n);
+		for (int i = 0; i < n; i++)
+		{
+			bool		seen = false;
+
+			for (int j = 0; j < cf_nservers; j++)
+				seen |= strcmp(cf_servers[j], servers[i]) == 0;
+			if (!seen)
+				cf_servers[cf_nservers++] = servers[i];
+		}
 		cf_partition_server = servers;
 		cf_partitions = n;
 	}
@@ -293,6 +301,116 @@ cells_from_result(MemoryContext cxt)
 	return r;
 }
 
+/* A binary result column as bytea in the current context (NULL stays NULL). */
+static bytea *
+pg_bytes(const PGresult *res, int row, int col)
+{
+	if (PQgetisnull(res, row, col))
+		return NULL;
+	return cfMakeBytea((const uint8 *) PQgetvalue(res, row, col), PQgetlength(res, row, col));
+}
+
+/* A binary result column of an integer type of len bytes (network order). */
+static int64
+pg_int(const PGresult *res, int row, int col, int len)
+{
+	const char *v = PQgetvalue(res, row, col);
+
+	if (PQgetisnull(res, row, col) || PQgetlength(res, row, col) != len)
+		elog(ERROR, "unexpected column %d in a shard server's cells", col + 1);
+	if (len == 8)
+	{
+		uint64		x;
+
+		memcpy(&x, v, 8);
+		return (int64) pg_ntoh64(x);
+	}
+	if (len == 4)
+	{
+		uint32		x;
+
+		memcpy(&x, v, 4);
+		return (int32) pg_ntoh32(x);
+	}
+	return (int64) (uint8) v[0];
+}
+
+/* The cells of the shards' binary results of raw cells, copied into cxt; the results are freed. */
+static CfShardCells *
+cells_from_pg(MemoryContext cxt, PGresult **res, int nres)
+{
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	CfShardCells *r = palloc0(sizeof(CfShardCells));
+	int			total = 0;
+
+	r->cxt = cxt;
+	for (int i = 0; i < nres; i++)
+		total += PQntuples(res[i]);
+	r->cells = palloc0(sizeof(CfOutCell) * Max(total, 1));
+	PG_TRY();
+	{
+		for (int i = 0; i < nres; i++)
+			for (int row = 0; row < PQntuples(res[i]); row++)
+			{
+				CfOutCell  *c = &r->cells[r->n++];
+
+				if (PQnfields(res[i]) != 8)
+					elog(ERROR, "a shard server returned %d columns for a cell", PQnfields(res[i]));
+				c->key = pg_bytes(res[i], row, 0);
+				c->sc = pg_bytes(res[i], row, 1);
+				c->name = pg_bytes(res[i], row, 2);
+				c->value = pg_bytes(res[i], row, 3);
+				c->writetime = pg_int(res[i], row, 4, 8);
+				c->ttl = (int32) pg_int(res[i], row, 5, 4);
+				c->expires_at = (uint32) pg_int(res[i], row, 6, 8);
+				c->is_counter = pg_int(res[i], row, 7, 1) != 0;
+			}
+	}
+	PG_FINALLY();
+	{
+		for (int i = 0; i < nres; i++)
+			PQclear(res[i]);
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(old);
+	return r;
+}
+
+/* The row keys of the shards' binary results, in the current context; the results are freed. */
+static bytea **
+keys_from_pg(PGresult **res, int nres, int *n)
+{
+	int			total = 0;
+	bytea	  **keys;
+
+	for (int i = 0; i < nres; i++)
+		total += PQntuples(res[i]);
+	keys = palloc(sizeof(bytea *) * Max(total, 1));
+	*n = 0;
+	PG_TRY();
+	{
+		for (int i = 0; i < nres; i++)
+			for (int row = 0; row < PQntuples(res[i]); row++)
+				keys[(*n)++] = pg_bytes(res[i], row, 0);
+	}
+	PG_FINALLY();
+	{
+		for (int i = 0; i < nres; i++)
+			PQclear(res[i]);
+	}
+	PG_END_TRY();
+	return keys;
+}
+
+/* A parameter of a read on the coordinator's connections: bytes in binary, NULL stays NULL. */
+static void
+param_bytes(const bytea *b, const char **value, int *length, int *format)
+{
+	*value = b == NULL ? NULL : VARDATA_ANY(b);
+	*length = b == NULL ? 0 : VARSIZE_ANY_EXHDR(b);
+	*format = 1;
+}
+
 /* The next received cell. */
 static bool
 cells_next(CfRemoteSlice *remote, CfOutCell *out)
@@ -348,6 +466,61 @@ cells_slice(Relation rel, CfShardCells *r)
 	return cfSliceRemote(rel, &r->base);
 }
 
+/* The merged index slice of every shard: by name (the row key), in the slice's order, cut to its count. */
+static void
+merge_index_slice(CfShardCells *r, const CfSliceSpec *spec)
+{
+	qsort(r->cells, r->n, sizeof(CfOutCell), cell_name_cmp);
+	if (spec->reversed)
+		for (int i = 0; i < r->n / 2; i++)
+		{
+			CfOutCell	t = r->cells[i];
+
+			r->cells[i] = r->cells[r->n - 1 - i];
+			r->cells[r->n - 1 - i] = t;
+		}
+	if (spec->count < r->n)
+		r->n = (int) spec->count;
+}
+
+/*
+ * A slice on the transaction's own connections (cfshard_xact.c): of one
+ * row on its partition's server, of an index on every server.
+ */
+static CfShardCells *
+conn_slice(MemoryContext cxt, const CfColumnFamily *base, const CfColumnFamily *cf, const CfSliceSpec *spec)
+{
+	const char *values[10];
+	int			lengths[10] = {0};
+	int			formats[10] = {0};
+	char		count[32];
+	PGresult  **res = palloc(sizeof(PGresult *) * Max(cf_nservers, 1));
+	char	   *server;
+
+	values[0] = base->keyspace;
+	values[1] = base->name;
+	values[2] = cf->index_of != 0 ? cf->index_column->index_name : NULL;
+	param_bytes(spec->key, &values[3], &lengths[3], &formats[3]);
+	param_bytes(spec->sc, &values[4], &lengths[4], &formats[4]);
+	param_bytes(spec->start, &values[5], &lengths[5], &formats[5]);
+	param_bytes(spec->finish, &values[6], &lengths[6], &formats[6]);
+	values[7] = spec->reversed ? "t" : "f";
+	snprintf(count, sizeof(count), INT64_FORMAT, spec->count);
+	values[8] = count;
+	values[9] = spec->whole_super ? "t" : "f";
+#define SLICE_SQL "SELECT * FROM cfstore._remote_slice($1::text, $2::text, $3::text, $4::bytea, $5::bytea, " \
+	"$6::bytea, $7::bytea, $8::boolean, $9::bigint, $10::boolean)"
+	if (cf->index_of == 0)
+	{
+		server = cf_partition_server[cfShardPartition(cf, (const uint8 *) VARDATA_ANY(spec->key),
+													  VARSIZE_ANY_EXHDR(spec->key))];
+		cfShardReadAll(&server, 1, SLICE_SQL, 10, values, lengths, formats, res);
+		return cells_from_pg(cxt, res, 1);
+	}
+	cfShardReadAll(cf_servers, cf_nservers, SLICE_SQL, 10, values, lengths, formats, res);
+	return cells_from_pg(cxt, res, cf_nservers);
+}
+
 /*
  * A slice of a sharded column family: on the shard of its row; the slice
  * of an index on every shard (each indexes its own rows), its entries
@@ -365,6 +538,14 @@ shard_slice_begin(Relation rel, const CfColumnFamily *cf, const CfSliceSpec *spe
 	bool		nulls[11] = {false};
 	CfShardCells *r;
 
+	(void) shard_partitions();
+	if (cfShardInTransaction())
+	{
+		r = conn_slice(cxt, base, cf, spec);
+		if (cf->index_of != 0)
+			merge_index_slice(r, spec);
+		return cells_slice(rel, r);
+	}
 	values[1] = CStringGetTextDatum(base->keyspace);
 	values[2] = CStringGetTextDatum(base->name);
 	if (cf->index_of != 0)
@@ -395,17 +576,7 @@ shard_slice_begin(Relation rel, const CfColumnFamily *cf, const CfSliceSpec *spe
 		shard_query("SELECT * FROM cfstore_shard._slice_all($2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
 					11, types, values, nulls, -1);
 		r = cells_from_result(cxt);
-		qsort(r->cells, r->n, sizeof(CfOutCell), cell_name_cmp);
-		if (spec->reversed)
-			for (int i = 0; i < r->n / 2; i++)
-			{
-				CfOutCell	t = r->cells[i];
-
-				r->cells[i] = r->cells[r->n - 1 - i];
-				r->cells[r->n - 1 - i] = t;
-			}
-		if (spec->count < r->n)
-			r->n = (int) spec->count;
+		merge_index_slice(r, spec);
 	}
 	SPI_finish();
 	return cells_slice(rel, r);
@@ -420,31 +591,44 @@ shard_scan_begin(Relation rel, const CfColumnFamily *cf)
 {
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore remote scan",
 											  ALLOCSET_DEFAULT_SIZES);
-	Oid			types[2] = {TEXTOID, TEXTOID};
-	Datum		values[2];
-	bool		nulls[2] = {false, false};
 	CfShardCells *r;
+	int		   *order;
+	CfOutCell  *sorted;
 
-	values[0] = CStringGetTextDatum(cf->keyspace);
-	values[1] = CStringGetTextDatum(cf->name);
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	shard_query("SELECT * FROM cfstore_shard._scan_all($1, $2)", 2, types, values, nulls, -1);
-	r = cells_from_result(cxt);
-	SPI_finish();
-	/* a row lives on one shard: order by row key, keeping each shard's order within a row */
+	(void) shard_partitions();
+	if (cfShardInTransaction())
 	{
-		int		   *order = palloc(sizeof(int) * Max(r->n, 1));
-		CfOutCell  *sorted = MemoryContextAlloc(cxt, sizeof(CfOutCell) * Max(r->n, 1));
+		const char *values[2] = {cf->keyspace, cf->name};
+		PGresult  **res = palloc(sizeof(PGresult *) * Max(cf_nservers, 1));
 
-		for (int i = 0; i < r->n; i++)
-			order[i] = i;
-		qsort_arg(order, r->n, sizeof(int), position_key_cmp, r->cells);
-		for (int i = 0; i < r->n; i++)
-			sorted[i] = r->cells[order[i]];
-		r->cells = sorted;
-		pfree(order);
+		cfShardReadAll(cf_servers, cf_nservers, "SELECT * FROM cfstore._remote_scan($1::text, $2::text)",
+					   2, values, NULL, NULL, res);
+		r = cells_from_pg(cxt, res, cf_nservers);
 	}
+	else
+	{
+		Oid			types[2] = {TEXTOID, TEXTOID};
+		Datum		values[2];
+		bool		nulls[2] = {false, false};
+
+		values[0] = CStringGetTextDatum(cf->keyspace);
+		values[1] = CStringGetTextDatum(cf->name);
+		if (SPI_connect() != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed");
+		shard_query("SELECT * FROM cfstore_shard._scan_all($1, $2)", 2, types, values, nulls, -1);
+		r = cells_from_result(cxt);
+		SPI_finish();
+	}
+	/* a row lives on one shard: order by row key, keeping each shard's order within a row */
+	order = palloc(sizeof(int) * Max(r->n, 1));
+	sorted = MemoryContextAlloc(cxt, sizeof(CfOutCell) * Max(r->n, 1));
+	for (int i = 0; i < r->n; i++)
+		order[i] = i;
+	qsort_arg(order, r->n, sizeof(int), position_key_cmp, r->cells);
+	for (int i = 0; i < r->n; i++)
+		sorted[i] = r->cells[order[i]];
+	r->cells = sorted;
+	pfree(order);
 	return cells_slice(rel, r);
 }
 
@@ -463,31 +647,55 @@ static int
 shard_next_row_keys(Relation rel pg_attribute_unused(), const CfColumnFamily *cf, const bytea *from,
 					bool inclusive, bytea **keys, int max)
 {
-	Oid			types[5] = {TEXTOID, TEXTOID, BYTEAOID, BOOLOID, INT4OID};
-	Datum		values[5];
-	bool		nulls[5] = {false};
 	MemoryContext caller = CurrentMemoryContext;
 	bytea	  **all;
-	int			n;
+	int			n = 0;
 
-	values[0] = CStringGetTextDatum(cf->keyspace);
-	values[1] = CStringGetTextDatum(cf->name);
-	values[2] = bytes_datum(from, &nulls[2]);
-	values[3] = BoolGetDatum(inclusive);
-	values[4] = Int32GetDatum(max);
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	shard_query("SELECT * FROM cfstore_shard._row_keys_all($1, $2, $3, $4, $5)", 5, types, values, nulls, -1);
-	n = (int) SPI_processed;
-	all = MemoryContextAlloc(caller, sizeof(bytea *) * Max(n, 1));
-	for (int i = 0; i < n; i++)
+	(void) shard_partitions();
+	if (cfShardInTransaction())
 	{
-		MemoryContext old = MemoryContextSwitchTo(caller);
+		const char *values[5];
+		int			lengths[5] = {0};
+		int			formats[5] = {0};
+		char		maxtext[16];
+		PGresult  **res = palloc(sizeof(PGresult *) * Max(cf_nservers, 1));
 
-		all[i] = copy_bytes(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
-		MemoryContextSwitchTo(old);
+		values[0] = cf->keyspace;
+		values[1] = cf->name;
+		param_bytes(from, &values[2], &lengths[2], &formats[2]);
+		values[3] = inclusive ? "t" : "f";
+		snprintf(maxtext, sizeof(maxtext), "%d", max);
+		values[4] = maxtext;
+		cfShardReadAll(cf_servers, cf_nservers,
+					   "SELECT * FROM cfstore._remote_row_keys($1::text, $2::text, $3::bytea, $4::boolean, $5::integer)",
+					   5, values, lengths, formats, res);
+		all = keys_from_pg(res, cf_nservers, &n);
 	}
-	SPI_finish();
+	else
+	{
+		Oid			types[5] = {TEXTOID, TEXTOID, BYTEAOID, BOOLOID, INT4OID};
+		Datum		values[5];
+		bool		nulls[5] = {false};
+
+		values[0] = CStringGetTextDatum(cf->keyspace);
+		values[1] = CStringGetTextDatum(cf->name);
+		values[2] = bytes_datum(from, &nulls[2]);
+		values[3] = BoolGetDatum(inclusive);
+		values[4] = Int32GetDatum(max);
+		if (SPI_connect() != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed");
+		shard_query("SELECT * FROM cfstore_shard._row_keys_all($1, $2, $3, $4, $5)", 5, types, values, nulls, -1);
+		n = (int) SPI_processed;
+		all = MemoryContextAlloc(caller, sizeof(bytea *) * Max(n, 1));
+		for (int i = 0; i < n; i++)
+		{
+			MemoryContext old = MemoryContextSwitchTo(caller);
+
+			all[i] = copy_bytes(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
+			MemoryContextSwitchTo(old);
+		}
+		SPI_finish();
+	}
 	qsort(all, n, sizeof(bytea *), key_cmp);
 	if (n > max)
 		n = max;
@@ -496,46 +704,13 @@ shard_next_row_keys(Relation rel pg_attribute_unused(), const CfColumnFamily *cf
 	return n;
 }
 
-/* Write one cell version on the shard of its row. */
+/* Write one cell version: it joins the transaction's pending writes for the shard of its row. */
 static void
 shard_write_cell(Relation rel pg_attribute_unused(), const CfWrite *w)
 {
-	Oid			types[12] = {INT4OID, TEXTOID, TEXTOID, INT4OID, BYTEAOID, BYTEAOID, BYTEAOID, BYTEAOID,
-	INT8OID, INT4OID, BOOLOID, INT8OID};
-	Datum		values[12];
-	bool		nulls[12] = {false};
-
 	int			part = cfShardPartition(w->cf, w->key, w->keylen);
 
-	values[0] = Int32GetDatum(part);
-	values[1] = CStringGetTextDatum(w->cf->keyspace);
-	values[2] = CStringGetTextDatum(w->cf->name);
-	values[3] = Int32GetDatum((int32) w->kind);
-	values[4] = PointerGetDatum(cfMakeBytea(w->key, w->keylen));
-	if (w->has_sc)
-		values[5] = PointerGetDatum(cfMakeBytea(w->sc, w->sclen));
-	else
-		nulls[5] = true;
-	if (w->name != NULL)
-		values[6] = PointerGetDatum(cfMakeBytea(w->name, w->namelen));
-	else
-		nulls[6] = true;
-	if (w->value != NULL)
-		values[7] = PointerGetDatum(cfMakeBytea(w->value, w->valuelen));
-	else
-		nulls[7] = true;
-	values[8] = Int64GetDatum(w->writetime);
-	nulls[8] = !w->has_writetime;
-	values[9] = Int32GetDatum(w->ttl);
-	nulls[9] = !w->has_ttl;
-	values[10] = BoolGetDatum(w->exact_ttl);
-	values[11] = Int64GetDatum((int64) w->expires_at);
-	nulls[11] = w->expires_at == 0;
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	shard_query("SELECT cfstore_shard._write($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
-				12, types, values, nulls, part);
-	SPI_finish();
+	cfShardQueueWrite(cf_partition_server[part], w);
 }
 
 static const CfRemoteStorage shard_storage = {

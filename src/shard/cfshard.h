@@ -1,8 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * cfshard.h
- *	  The coordinator of a sharded keyspace (cfshard.c): the storage of its
- *	  column families on the shard servers of extension cfstore_shard.
+ *	  The coordinator of a sharded keyspace: the storage of its column
+ *	  families on the shard servers of extension cfstore_shard (cfshard.c),
+ *	  and the shards' part of the coordinator's transactions
+ *	  (cfshard_xact.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -11,9 +13,20 @@
 
 #include "postgres.h"
 
-#include "catalog/cfcatalog.h"
+#include "libpq-fe.h"
 
+#include "catalog/cfcatalog.h"
+#include "storage/cfwrite.h"
+
+/* cfshard.c */
 extern void cfShardInit(void);
 extern int32 cfShardPartition(const CfColumnFamily *cf, const uint8 *key, int len);
+
+/* cfshard_xact.c */
+extern void cfShardQueueWrite(const char *server, const CfWrite *w);
+extern bool cfShardInTransaction(void);
+extern void cfShardFlush(void);
+extern void cfShardReadAll(char **servers, int n, const char *sql, int nparams, const char *const *values,
+						   const int *lengths, const int *formats, PGresult **results);
 
 #endif							/* CFSHARD_H */

@@ -94,8 +94,8 @@ COMMENT ON FUNCTION cfstore.get_indexed_slices(text, text, jsonb, "any", integer
 -- ---------------------------------------------------------------------------
 -- What a shard server does for the coordinator of a sharded keyspace
 -- (src/api/cfremote.c): slices, scans, row keys and writes over the byte
--- encodings.  Internal: the coordinator calls them through PL/Proxy as the
--- cluster's role.
+-- encodings.  Internal: the coordinator calls them as the cluster's role,
+-- through PL/Proxy or its own connections.
 -- ---------------------------------------------------------------------------
 CREATE TYPE cfstore.raw_cell AS (
   key          bytea,
@@ -117,7 +117,6 @@ RETURNS SETOF cfstore.raw_cell AS 'MODULE_PATHNAME', 'cfstore_remote_scan' LANGU
 CREATE FUNCTION cfstore._remote_row_keys(keyspace text, column_family text, from_key bytea, inclusive boolean,
     max integer)
 RETURNS SETOF bytea AS 'MODULE_PATHNAME', 'cfstore_remote_row_keys' LANGUAGE C VOLATILE;
-CREATE FUNCTION cfstore._remote_write(keyspace text, column_family text, kind integer, key bytea,
-    super_column bytea, column_name bytea, value bytea, writetime bigint, ttl integer, exact_ttl boolean,
-    expires_at bigint)
-RETURNS void AS 'MODULE_PATHNAME', 'cfstore_remote_write' LANGUAGE C VOLATILE;
+-- A batch of cell writes (its format: src/api/cfremote.h); the number written.
+CREATE FUNCTION cfstore._remote_write_batch(batch bytea)
+RETURNS bigint AS 'MODULE_PATHNAME', 'cfstore_remote_write_batch' LANGUAGE C VOLATILE STRICT;

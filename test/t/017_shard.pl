@@ -9,9 +9,13 @@
 # the function API and of the foreign tables must return the same rows
 # from both.  Also: the cluster's set-up and its errors, DDL applied to
 # every shard or to none (a shard down makes it fail naming the shard, and
-# no shard keeps it), a single-key read reaching one shard only (the
-# shards' function counters), and a shard down making reads fail naming
-# it rather than answering from the other.
+# no shard keeps it), a single-key read or write reaching one shard only
+# (the shards' function counters), a shard down making reads fail naming
+# it rather than answering from the other, and writes and DDL belonging to
+# the coordinator's transaction: rolled back on every shard with it,
+# savepoints included; a batch over both shards committed in two phases,
+# a shard lost between them finished by recover(), one lost before them
+# leaving nothing anywhere.
 use strict;
 use warnings;
 
@@ -185,7 +189,7 @@ is($calls[$where eq 's1' ? 0 : 1], 1, "the shard locate() names ($where)");
 # 4. DDL on every shard or on none.
 $node{shard2}->stop;
 ($ret, $out, $err) = $co->psql('postgres', q{SELECT cfstore.create_column_family('There', 'New')});
-like($err, qr/shard server s2:/, 'DDL with a shard down fails, naming the shard');
+like($err, qr/shard server s2/, 'DDL with a shard down fails, naming the shard');
 is($co->safe_psql('postgres', q{SELECT count(*) FROM cfstore.column_family WHERE name = 'New'}), 0,
 	'the coordinator keeps nothing of it');
 is($node{shard1}->safe_psql('postgres', q{SELECT count(*) FROM cfstore.column_family WHERE name = 'New'}), 0,
@@ -208,8 +212,84 @@ $node{shard2}->start;
 is($ret, 0, 'with the shard back, the DDL works') or diag($err);
 is(join(',', map { $node{$_}->safe_psql('postgres', q{SELECT count(*) FROM cfstore.column_family WHERE name = 'New'}) }
 	qw(shard1 shard2)), '1,1', 'and both shards have the new column family');
-($ret, $out, $err) = $co->psql('postgres', q{BEGIN; SELECT cfstore.drop_column_family('There', 'New'); COMMIT;});
-like($err, qr/cannot run inside a transaction block/, 'DDL on a sharded keyspace is refused inside BEGIN ... COMMIT');
+
+# 5. Writes and DDL belong to the coordinator's transaction.
+sub on_shards
+{
+	my ($sql) = @_;
+	return join(',', map { $node{$_}->safe_psql('postgres', $sql) } qw(shard1 shard2));
+}
+my $news = q{SELECT count(*) FROM cfstore.column_family WHERE name = 'New'};
+$co->safe_psql('postgres', q{BEGIN; SELECT cfstore.drop_column_family('There', 'New'); ROLLBACK;});
+is(on_shards($news), '1,1', 'DDL rolled back on the coordinator is rolled back on every shard');
+$co->safe_psql('postgres', q{BEGIN; SELECT cfstore.drop_column_family('There', 'New'); COMMIT;});
+is(on_shards($news), '0,0', 'and committed, it is committed on every shard');
+
+# a key on each shard
+my %key;
+for my $i (0 .. 40)
+{
+	my $server = $co->safe_psql('postgres', qq{SELECT server FROM cfstore_shard.locate('There', 'Std', 'x$i')});
+	$key{$server} //= "x$i";
+}
+my ($k1, $k2) = @key{qw(s1 s2)};
+my $both = qq{SELECT cfstore.insert('There', 'Std', '$k1', 'c', 'one'); SELECT cfstore.insert('There', 'Std', '$k2', 'c', 'two');};
+my $count_there = qq{SELECT (SELECT count(*) FROM cfstore.get_range_slices('There', 'Std', start_key => '$k1', end_key => '$k1'))}
+  . qq{ + (SELECT count(*) FROM cfstore.get_range_slices('There', 'Std', start_key => '$k2', end_key => '$k2'))};
+is((split /\n/, $co->safe_psql('postgres', qq{BEGIN; $both $count_there; ROLLBACK;}))[-1], 2,
+	'a transaction reads its own writes on both shards');
+is(on_shards($count_there), '0,0', 'rolled back, they are on no shard');
+
+$node{$_}->safe_psql('postgres', 'SELECT pg_stat_reset()') for qw(shard1 shard2);
+$co->safe_psql('postgres', qq{SELECT cfstore.insert('There', 'Std', '$k1', 'solo', 'v')});
+sleep(1);
+is(on_shards(q{SELECT coalesce(sum(calls), 0) FROM pg_stat_user_functions WHERE funcname = '_remote_write_batch'}),
+	'1,0', 'a single-key write reaches one shard only');
+
+$co->safe_psql('postgres', qq{DO \$\$
+BEGIN
+  PERFORM cfstore.insert('There', 'Std', '$k1', 'kept', 'v');
+  BEGIN
+    PERFORM cfstore.insert('There', 'Std', '$k2', 'undone', 'v');
+    PERFORM cfstore.get_slice('There', 'Std', '$k2');   -- sent to the shard, in a savepoint
+    RAISE EXCEPTION 'undo the block';
+  EXCEPTION WHEN raise_exception THEN NULL;
+  END;
+END \$\$});
+is(on_shards(q{SELECT count(*) FROM cfstore.get_range_slices('There', 'Std', key_count => 100) WHERE column_name IN ('kept', 'undone')}),
+	'1,0', 'a block that failed is undone on the shard, the rest of the transaction is kept');
+
+($ret, $out, $err) = $co->psql('postgres', qq{BEGIN; SELECT cfstore.insert('There', 'Std', '$k1', 'p', 'v'); PREPARE TRANSACTION 'p1';});
+like($err, qr/cannot PREPARE a transaction that has changed a sharded keyspace/, 'PREPARE TRANSACTION is refused');
+
+# a batch over both shards: two-phase commit; a shard lost between the commits keeps it prepared
+my $batch = qq{SELECT cfstore.batch_mutate('There', jsonb_build_object(
+  '$k1', jsonb_build_object('Std', jsonb_build_array(jsonb_build_object('column', jsonb_build_object('name', 'b', 'value', 'v1', 'timestamp', 1)))),
+  '$k2', jsonb_build_object('Std', jsonb_build_array(jsonb_build_object('column', jsonb_build_object('name', 'b', 'value', 'v2', 'timestamp', 1))))))};
+($ret, $out, $err) = $co->psql('postgres', qq{SELECT cfstore_shard._lose_before_commit('s2'); $batch});
+is($ret, 0, 'the coordinator commits a batch whose second shard is lost before its commit');
+like($err, qr/shard server s2 has not committed prepared transaction cfstore_shard_\d+_\d+_s2/, 'and warns, naming the prepared transaction');
+my $b = q{SELECT count(*) FROM cfstore.get_range_slices('There', 'Std', key_count => 100) WHERE column_name = 'b'};
+is(on_shards($b), '1,0', 'the first shard committed; the second has not');
+is(on_shards(q{SELECT count(*) FROM pg_prepared_xacts}), '0,1', 'it keeps the transaction prepared');
+like($co->safe_psql('postgres', q{SELECT string_agg(server || ' ' || action, ',') FROM cfstore_shard.recover()}),
+	qr/^s2 committed$/, 'recover() commits it');
+is(on_shards($b), '1,1', 'and the batch is whole');
+is(on_shards(q{SELECT count(*) FROM pg_prepared_xacts}), '0,0', 'with nothing left prepared');
+
+# a shard lost before the commit: nothing is committed anywhere
+my $session = $co->background_psql('postgres', on_error_stop => 0);
+$session->query_safe(qq{BEGIN; $both});
+$session->query_safe(qq{SELECT count(*) FROM cfstore.get_slice('There', 'Std', '$k1')});  # sends the writes
+$node{shard2}->stop('immediate');
+my $commit = $session->query('COMMIT');
+$session->quit;
+$node{shard2}->start;
+is(on_shards(q{SELECT count(*) FROM cfstore.get_range_slices('There', 'Std', key_count => 100) WHERE value IN ('one', 'two')}),
+	'0,0', 'a transaction whose shard was lost before the commit is committed nowhere');
+is(on_shards(q{SELECT count(*) FROM pg_prepared_xacts}), '0,0', 'and leaves nothing prepared');
+is($co->safe_psql('postgres', qq{SELECT string_agg(column_name, ',') FROM cfstore.get_slice('There', 'Std', '$k2')}), 'b',
+	'the coordinator reconnects to the shard once it is back');
 ($ret, $out, $err) = $co->psql('postgres', q{SELECT cfstore.update_column_family('There', 'Std', key_validation_class => 'AsciiType')});
 like($err, qr/key validator of column family Std cannot change/, 'a sharded column family keeps its key validator');
 

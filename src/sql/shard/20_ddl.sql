@@ -1,103 +1,19 @@
 -- ---------------------------------------------------------------------------
--- DDL on every shard, all or nothing.
+-- DDL on every shard, with the coordinator's transaction.
 --
 -- cfstore's DDL functions, run on the coordinator for a sharded keyspace,
--- hand the same call to _apply once their own change is made.  _apply
--- opens a transaction on every shard server (dblink), runs the statements
--- there, prepares each transaction (PREPARE TRANSACTION), and only when
--- every shard has prepared commits them all.  A shard that cannot be
--- reached, or whose statement fails, makes the call fail with an error
--- naming it; the transactions prepared so far are rolled back, so no shard
--- keeps the change, and the error rolls the coordinator's back too.  The
--- shards commit before the coordinator does, so DDL on a sharded keyspace
--- is refused inside a transaction block (BEGIN ... COMMIT), where a later
--- error could roll the coordinator back alone.  Shard servers need
--- max_prepared_transactions > 0.
+-- hand the same call to _apply once their own change is made.  _apply runs
+-- the statements on every shard server inside the coordinator's
+-- transaction (src/shard/cfshard_xact.c): they commit there when it
+-- commits, in one two-phase commit when there are several servers, and are
+-- rolled back everywhere when it aborts.  A shard that cannot be reached,
+-- or whose statement fails, makes the call fail with an error naming it.
+-- Shard servers need max_prepared_transactions > 0.
 -- ---------------------------------------------------------------------------
 
--- Whether the current statement runs inside a transaction block.
-CREATE FUNCTION cfstore_shard._in_transaction_block() RETURNS boolean
-  AS 'MODULE_PATHNAME', 'cfstore_shard_in_transaction_block' LANGUAGE C VOLATILE;
-
--- Run statements on every shard server, in one two-phase commit.
+-- Run statements on every shard server, in the current transaction.
 CREATE FUNCTION cfstore_shard._apply(statements text[]) RETURNS void
-LANGUAGE plpgsql
-SET search_path = pg_catalog, pg_temp AS $$
-DECLARE
-  dl text := cfstore_shard._dblink();
-  gid text := format('cfstore_shard_%s_%s', txid_current(), (random() * 1e9)::bigint);
-  s cfstore_shard.server;
-  conn text;
-  st text;
-  opened text[] := '{}';
-  prepared text[] := '{}';
-  current_server text;
-BEGIN
-  IF cfstore_shard._in_transaction_block() THEN
-    RAISE EXCEPTION USING ERRCODE = '25001',
-      MESSAGE = 'DDL on a sharded keyspace cannot run inside a transaction block',
-      HINT = 'Its shards commit before this server does; run it as a statement of its own.';
-  END IF;
-  BEGIN
-    FOR s IN SELECT * FROM cfstore_shard.server ORDER BY name LOOP
-      current_server := s.name;
-      conn := 'cfstore_shard_ddl_' || s.name;
-      EXECUTE format('SELECT %s.dblink_connect($1, $2)', dl) USING conn, cfstore_shard._conninfo(s);
-      opened := opened || conn;
-      EXECUTE format('SELECT %s.dblink_exec($1, $2)', dl) USING conn, 'BEGIN';
-      FOREACH st IN ARRAY statements LOOP
-        IF st LIKE 'SELECT %' THEN
-          -- a call of a cfstore function: its one row is read and ignored
-          EXECUTE format('SELECT count(*) FROM %s.dblink($1, $2) AS t(r text)', dl) USING conn, st;
-        ELSE
-          EXECUTE format('SELECT %s.dblink_exec($1, $2)', dl) USING conn, st;
-        END IF;
-      END LOOP;
-      -- one gid per server: two shard databases may share an instance
-      EXECUTE format('SELECT %s.dblink_exec($1, $2)', dl) USING conn, format('PREPARE TRANSACTION %L', gid || '_' || s.name);
-      prepared := prepared || conn;
-    END LOOP;
-    current_server := NULL;
-    FOREACH conn IN ARRAY prepared LOOP
-      current_server := substr(conn, length('cfstore_shard_ddl_') + 1);
-      EXECUTE format('SELECT %s.dblink_exec($1, $2)', dl) USING conn, format('COMMIT PREPARED %L', gid || '_' || current_server);
-    END LOOP;
-  EXCEPTION WHEN OTHERS THEN
-    DECLARE
-      message text := SQLERRM;
-      code text := SQLSTATE;
-    BEGIN
-      -- undo what the shards did: roll back the prepared and the open transactions
-      FOREACH conn IN ARRAY opened LOOP
-        BEGIN
-          IF conn = ANY (prepared) THEN
-            EXECUTE format('SELECT %s.dblink_exec($1, $2)', dl)
-              USING conn, format('ROLLBACK PREPARED %L', gid || '_' || substr(conn, length('cfstore_shard_ddl_') + 1));
-          ELSE
-            EXECUTE format('SELECT %s.dblink_exec($1, $2)', dl) USING conn, 'ROLLBACK';
-          END IF;
-        EXCEPTION WHEN OTHERS THEN
-          NULL;                     -- a shard that is gone keeps nothing open
-        END;
-        BEGIN
-          EXECUTE format('SELECT %s.dblink_disconnect($1)', dl) USING conn;
-        EXCEPTION WHEN OTHERS THEN
-          NULL;
-        END;
-      END LOOP;
-      IF message LIKE '%prepared transactions are disabled%' THEN
-        RAISE EXCEPTION USING ERRCODE = '55000',
-          MESSAGE = format('shard server %s: %s', coalesce(current_server, '?'), message),
-          HINT = 'Set max_prepared_transactions above 0 on the shard servers.';
-      END IF;
-      RAISE EXCEPTION USING ERRCODE = CASE WHEN code LIKE '08%' THEN code ELSE 'CF002' END,
-        MESSAGE = format('shard server %s: %s', coalesce(current_server, '?'), message);
-    END;
-  END;
-  FOREACH conn IN ARRAY opened LOOP
-    EXECUTE format('SELECT %s.dblink_disconnect($1)', dl) USING conn;
-  END LOOP;
-END $$;
+  AS 'MODULE_PATHNAME', 'cfstore_shard_apply' LANGUAGE C VOLATILE STRICT;
 
 -- A call of a cfstore function as SQL text, its arguments as literals.
 CREATE FUNCTION cfstore_shard._call(fn text, VARIADIC args text[]) RETURNS text

@@ -1,8 +1,10 @@
 -- ---------------------------------------------------------------------------
 -- The remote calls of the storage of a sharded keyspace (src/shard/cfshard.c):
 -- PL/Proxy functions over cluster cfstore_shard, calling on the shards the
--- functions of src/api/cfremote.c.  A slice and a write go to the partition
--- of their row; an index slice, a scan and a key listing to every shard.
+-- functions of src/api/cfremote.c.  A slice goes to the partition of its
+-- row; an index slice, a scan and a key listing to every shard.  Writes do
+-- not go through PL/Proxy: they belong to the coordinator's transaction
+-- (src/shard/cfshard_xact.c).
 -- ---------------------------------------------------------------------------
 
 CREATE FUNCTION cfstore_shard._slice(p_part integer, p_keyspace text, p_column_family text,
@@ -36,15 +38,6 @@ RETURNS SETOF bytea AS $$
   CLUSTER 'cfstore_shard';
   RUN ON ALL;
   SELECT * FROM cfstore._remote_row_keys($1, $2, $3, $4, $5);
-$$ LANGUAGE plproxy;
-
-CREATE FUNCTION cfstore_shard._write(p_part integer, p_keyspace text, p_column_family text, p_kind integer,
-    p_key bytea, p_super_column bytea, p_column_name bytea, p_value bytea, p_writetime bigint,
-    p_ttl integer, p_exact_ttl boolean, p_expires_at bigint)
-RETURNS void AS $$
-  CLUSTER 'cfstore_shard';
-  RUN ON p_part;
-  SELECT cfstore._remote_write($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);
 $$ LANGUAGE plproxy;
 
 -- The partition a row key belongs to (the key in its bytes).
