@@ -23,12 +23,14 @@
 #include "access/htup_details.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
+#include "commands/extension.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/hsearch.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
@@ -151,6 +153,31 @@ compare_column_defs(const void *a, const void *b, void *arg)
 }
 
 /*
+ * Pin search_path to pg_catalog, pg_temp for the SPI statements that
+ * follow, until cfSearchPathRestore(level): their operators, functions and
+ * types then resolve in pg_catalog, never in a schema of the caller's
+ * search_path, whose objects could otherwise answer them (and poison the
+ * per-backend caches built from what they return, which other roles' code
+ * in the same session trusts).  Allowed in parallel mode.
+ */
+int
+cfSearchPathPin(void)
+{
+	int			level = NewGUCNestLevel();
+
+	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	return level;
+}
+
+/* Give search_path back its value from before cfSearchPathPin. */
+void
+cfSearchPathRestore(int level)
+{
+	AtEOXact_GUC(false, level);
+}
+
+/*
  * Run a catalog query with the latest snapshot, as PostgreSQL reads its own
  * catalogs: a REPEATABLE READ transaction must not cache (and so leave
  * behind) a definition older than what is committed.
@@ -158,6 +185,7 @@ compare_column_defs(const void *a, const void *b, void *arg)
 static void
 catalog_query(const char *sql, int nargs, Oid *argtypes, Datum *args, long limit)
 {
+	int			pin = cfSearchPathPin();
 	SPIPlanPtr	plan = SPI_prepare(sql, nargs, argtypes);
 	int			ret;
 
@@ -174,6 +202,7 @@ catalog_query(const char *sql, int nargs, Oid *argtypes, Datum *args, long limit
 	if (ret != SPI_OK_SELECT)
 		elog(ERROR, "catalog query \"%s\" failed: %s", sql, SPI_result_code_string(ret));
 	SPI_freeplan(plan);
+	cfSearchPathRestore(pin);
 }
 
 /*
@@ -285,6 +314,47 @@ read_column_family(const char *keyspace, const char *name, MemoryContext cxt)
 	}
 	SPI_finish();
 	return cf;
+}
+
+/* Whether keyspace name exists (in a database with cfstore). */
+bool
+cfKeyspaceExists(const char *name)
+{
+	Oid			argtypes[1] = {TEXTOID};
+	Datum		args[1];
+	bool		exists;
+
+	if (!OidIsValid(get_extension_oid("cfstore", true)))
+		return false;
+	args[0] = CStringGetTextDatum(name);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	catalog_query("SELECT 1 FROM cfstore.keyspace WHERE name = $1", 1, argtypes, args, 1);
+	exists = SPI_processed > 0;
+	SPI_finish();
+	return exists;
+}
+
+/* A keyspace whose schema role owns (in the current context), or NULL if it owns none. */
+char *
+cfKeyspaceOwnedBy(Oid role)
+{
+	Oid			argtypes[1] = {OIDOID};
+	Datum		args[1];
+	char	   *name = NULL;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	if (!OidIsValid(get_extension_oid("cfstore", true)))
+		return NULL;
+	args[0] = ObjectIdGetDatum(role);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	catalog_query("SELECT k.name FROM cfstore.keyspace k JOIN pg_catalog.pg_namespace n ON n.nspname = k.name "
+				  "WHERE n.nspowner = $1 ORDER BY k.name", 1, argtypes, args, 1);
+	if (SPI_processed > 0)
+		name = MemoryContextStrdup(cxt, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
+	SPI_finish();
+	return name;
 }
 
 /*

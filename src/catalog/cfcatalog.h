@@ -65,6 +65,10 @@ extern const CfColumnFamily *cfCatalogLookup(const char *keyspace,
 											 const char *column_family);
 extern const CfColumnFamily *cfCatalogLookupById(int32 id);
 extern uint64 cfCatalogGeneration(void);
+extern bool cfKeyspaceExists(const char *name);
+extern char *cfKeyspaceOwnedBy(Oid role);
+extern int	cfSearchPathPin(void);
+extern void cfSearchPathRestore(int level);
 extern const CfType *cfCatalogValueValidator(const CfColumnFamily *cf,
 											 const uint8 *name, int len);
 /* cfddl.c: the DDL functions' caller */

@@ -120,6 +120,7 @@ cfFdwCopyAcl(Oid from, Oid to)
 static bool
 column_family_names(int32 id, char **keyspace, char **name)
 {
+	int			pin;
 	MemoryContext cxt = CurrentMemoryContext;
 	Oid			argtypes[1] = {INT4OID};
 	Datum		args[1] = {Int32GetDatum(id)};
@@ -127,6 +128,7 @@ column_family_names(int32 id, char **keyspace, char **name)
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
+	pin = cfSearchPathPin();
 	if (SPI_execute_with_args("SELECT keyspace, name FROM cfstore.column_family WHERE id = $1",
 							  1, argtypes, args, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the column families");
@@ -139,6 +141,7 @@ column_family_names(int32 id, char **keyspace, char **name)
 		*name = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
 		MemoryContextSwitchTo(old);
 	}
+	cfSearchPathRestore(pin);
 	SPI_finish();
 	return found;
 }
@@ -147,12 +150,14 @@ column_family_names(int32 id, char **keyspace, char **name)
 static int32
 column_family_id(const char *keyspace, const char *name)
 {
+	int			pin;
 	Oid			argtypes[2] = {TEXTOID, TEXTOID};
 	Datum		args[2] = {CStringGetTextDatum(keyspace), CStringGetTextDatum(name)};
 	int32		id = 0;
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
+	pin = cfSearchPathPin();
 	if (SPI_execute_with_args("SELECT id FROM cfstore.column_family WHERE keyspace = $1 AND name = $2",
 							  2, argtypes, args, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the column families");
@@ -162,6 +167,7 @@ column_family_id(const char *keyspace, const char *name)
 
 		id = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	}
+	cfSearchPathRestore(pin);
 	SPI_finish();
 	return id;
 }
@@ -296,6 +302,7 @@ run_mirror(CfAclMirror *m)
 Datum
 cfstore_acl_mirror(PG_FUNCTION_ARGS)
 {
+	int			pin;
 	MemoryContext cxt = CurrentMemoryContext;
 	List	   *grants = NIL;
 	List	   *mirrors = NIL;
@@ -308,6 +315,7 @@ cfstore_acl_mirror(PG_FUNCTION_ARGS)
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
+	pin = cfSearchPathPin();
 	if (SPI_execute("SELECT command FROM pg_catalog.pg_event_trigger_ddl_commands() "
 					"WHERE command_tag IN ('GRANT', 'REVOKE')", true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the commands of the event trigger");
@@ -325,6 +333,7 @@ cfstore_acl_mirror(PG_FUNCTION_ARGS)
 			MemoryContextSwitchTo(old);
 		}
 	}
+	cfSearchPathRestore(pin);
 	SPI_finish();
 
 	foreach(lc, grants)

@@ -208,6 +208,7 @@ cfstore_foreign_table_ddl(PG_FUNCTION_ARGS)
 static void
 run_command_as(Oid role, const char *sql)
 {
+	int			pin;
 	Oid			save_userid;
 	int			save_sec;
 
@@ -217,8 +218,10 @@ run_command_as(Oid role, const char *sql)
 	{
 		if (SPI_connect() != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed");
+		pin = cfSearchPathPin();
 		if (SPI_execute(sql, false, 0) != SPI_OK_UTILITY)
 			elog(ERROR, "could not run: %s", sql);
+		cfSearchPathRestore(pin);
 		SPI_finish();
 	}
 	PG_FINALLY();
@@ -319,6 +322,7 @@ cfstore_foreign_table(PG_FUNCTION_ARGS)
 List *
 cfFdwImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 {
+	int			pin;
 	ForeignServer *server = GetForeignServer(serverOid);
 	MemoryContext cxt = CurrentMemoryContext;
 	Oid			argtypes[1] = {TEXTOID};
@@ -342,6 +346,7 @@ cfFdwImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	args[0] = CStringGetTextDatum(stmt->remote_schema);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
+	pin = cfSearchPathPin();
 	if (SPI_execute_with_args("SELECT EXISTS (SELECT FROM cfstore.keyspace WHERE name = $1)",
 							  1, argtypes, args, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the keyspaces");
@@ -362,6 +367,7 @@ cfFdwImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 			MemoryContextSwitchTo(old);
 		}
 	}
+	cfSearchPathRestore(pin);
 	SPI_finish();
 	if (!exists)
 		ereport(ERROR,

@@ -77,10 +77,12 @@ typedef struct CfShardCells
 static void
 read_partitions(void)
 {
+	int			pin;
 	int			n;
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
+	pin = cfSearchPathPin();
 	if (SPI_execute("SELECT server FROM cfstore_shard.partition ORDER BY partition", true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the partitions of the cluster");
 	n = (int) SPI_processed;
@@ -104,6 +106,7 @@ read_partitions(void)
 		cf_partition_server = servers;
 		cf_partitions = n;
 	}
+	cfSearchPathRestore(pin);
 	SPI_finish();
 	if (cf_partitions == 0)
 		ereport(ERROR,
@@ -182,6 +185,7 @@ static Oid	cf_shard_owner = InvalidOid;
 static Oid
 shard_owner(void)
 {
+	int			pin;
 	if (!OidIsValid(cf_shard_owner))
 	{
 		bool		isnull = true;
@@ -189,11 +193,13 @@ shard_owner(void)
 
 		if (SPI_connect() != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed");
+		pin = cfSearchPathPin();
 		if (SPI_execute("SELECT extowner FROM pg_catalog.pg_extension WHERE extname = 'cfstore_shard'",
 						true, 1) != SPI_OK_SELECT)
 			elog(ERROR, "could not read the owner of extension cfstore_shard");
 		if (SPI_processed == 1)
 			owner = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+		cfSearchPathRestore(pin);
 		SPI_finish();
 		if (isnull)
 			ereport(ERROR,

@@ -113,6 +113,7 @@ conn_error_context(void *arg)
 static void
 server_params(CfShardConn *c)
 {
+	int			pin;
 	const char *server = c->server;
 	const char **keywords = c->keywords;
 	const char **values = c->values;
@@ -124,6 +125,7 @@ server_params(CfShardConn *c)
 	args[0] = CStringGetTextDatum(server);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
+	pin = cfSearchPathPin();
 	if (SPI_execute_with_args("SELECT host, port::text, dbname, user_name FROM cfstore_shard.server WHERE name = $1",
 							  1, argtypes, args, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read shard server %s", server);
@@ -142,6 +144,7 @@ server_params(CfShardConn *c)
 			n++;
 		}
 	}
+	cfSearchPathRestore(pin);
 	SPI_finish();
 	keywords[n] = "fallback_application_name";
 	values[n++] = "cfstore_shard";
@@ -819,6 +822,7 @@ subxact_callback(SubXactEvent event, SubTransactionId mySubid pg_attribute_unuse
 Datum
 cfstore_shard_apply(PG_FUNCTION_ARGS)
 {
+	int			pin;
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(0);
 	Datum	   *stmts;
 	bool	   *nulls;
@@ -831,12 +835,14 @@ cfstore_shard_apply(PG_FUNCTION_ARGS)
 	deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &stmts, &nulls, &nstmts);
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
+	pin = cfSearchPathPin();
 	if (SPI_execute("SELECT name FROM cfstore_shard.server ORDER BY name", true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the shard servers");
 	nservers = (int) SPI_processed;
 	servers = MemoryContextAlloc(caller, sizeof(char *) * Max(nservers, 1));
 	for (int i = 0; i < nservers; i++)
 		servers[i] = MemoryContextStrdup(caller, SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
+	cfSearchPathRestore(pin);
 	SPI_finish();
 	cfShardFlush();
 	for (int i = 0; i < nservers; i++)

@@ -16,7 +16,10 @@
  * policies, and inheritance or partitioning that would take it in.  The
  * statements cfstore's own DDL functions run as the extension's owner
  * (cfDdlInternal: drop_column_family dropping the relation) go through.
- * Drop a column family with drop_column_family().
+ * Drop a column family with drop_column_family().  A keyspace's schema is
+ * guarded too, as a keyspace belongs to its schema's owner by name: it is
+ * neither dropped (DROP SCHEMA, DROP OWNED) nor renamed but by
+ * drop_keyspace().
  *
  * Two hooks run the same check: a ProcessUtility hook, which sees every
  * statement once the library is loaded, and an event trigger at
@@ -38,6 +41,7 @@
 #include "nodes/parsenodes.h"
 #include "optimizer/plancat.h"
 #include "tcop/utility.h"
+#include "utils/acl.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
@@ -164,13 +168,47 @@ static const struct
 	const char *what;
 }			one_relation_ddl[] =
 {
-	{T_RenameStmt, offsetof(RenameStmt, relation), "rename"},
 	{T_AlterObjectSchemaStmt, offsetof(AlterObjectSchemaStmt, relation), "move"},
 	{T_CreateTrigStmt, offsetof(CreateTrigStmt, relation), "create a trigger on"},
 	{T_RuleStmt, offsetof(RuleStmt, relation), "create a rule on"},
 	{T_CreatePolicyStmt, offsetof(CreatePolicyStmt, table), "create a policy on"},
 	{T_AlterPolicyStmt, offsetof(AlterPolicyStmt, table), "alter a policy on"},
 };
+
+/*
+ * Refuse to drop or rename the schema of a keyspace other than through
+ * drop_keyspace: the keyspace's owner is its schema's, by name, so a schema
+ * of that name made again by another role would own the keyspace.
+ */
+static void
+refuse_if_keyspace(const char *schema, const char *what)
+{
+	if (cfKeyspaceExists(schema))
+		ereport(ERROR,
+				(errcode(ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST),
+				 errmsg("cannot %s schema \"%s\": it is cfstore keyspace %s", what, schema, schema),
+				 errhint("Drop a keyspace with cfstore.drop_keyspace().")));
+}
+
+/* Refuse a publication of a storage relation. */
+static void
+check_publication_objects(List *objects)
+{
+	ListCell   *lc;
+
+	foreach(lc, objects)
+	{
+		PublicationObjSpec *obj = (PublicationObjSpec *) lfirst(lc);
+
+		if (obj->pubobjtype == PUBLICATIONOBJ_TABLE && obj->pubtable != NULL &&
+			uses_cfstore(RangeVarGetRelid(obj->pubtable->relation, NoLock, true)))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("cfstore table \"%s\" cannot be published",
+							obj->pubtable->relation->relname),
+					 errhint("cfstore writes Generic WAL, which logical decoding does not read; use streaming replication.")));
+	}
+}
 
 /*
  * Refuse DDL that would change the shape of a storage relation (see the
@@ -192,6 +230,10 @@ check_storage_ddl(Node *parsetree)
 			foreach(lc, ((CreateStmt *) parsetree)->inhRelations)
 				refuse_if_storage((RangeVar *) lfirst(lc), "inherit from or partition");
 			break;
+		case T_CreateForeignTableStmt:
+			foreach(lc, ((CreateForeignTableStmt *) parsetree)->base.inhRelations)
+				refuse_if_storage((RangeVar *) lfirst(lc), "inherit from or partition");
+			break;
 		case T_DropStmt:
 			if (((DropStmt *) parsetree)->removeType == OBJECT_TABLE)
 				foreach(lc, ((DropStmt *) parsetree)->objects)
@@ -200,6 +242,37 @@ check_storage_ddl(Node *parsetree)
 
 					refuse_if_storage(rv, "drop");
 				}
+			else if (((DropStmt *) parsetree)->removeType == OBJECT_SCHEMA)
+				foreach(lc, ((DropStmt *) parsetree)->objects)
+					refuse_if_keyspace(strVal(lfirst(lc)), "drop");
+			break;
+		case T_DropOwnedStmt:
+			foreach(lc, ((DropOwnedStmt *) parsetree)->roles)
+			{
+				RoleSpec   *spec = lfirst_node(RoleSpec, lc);
+				Oid			role = get_rolespec_oid(spec, true);
+				char	   *ks = OidIsValid(role) ? cfKeyspaceOwnedBy(role) : NULL;
+
+				if (ks != NULL)
+					ereport(ERROR,
+							(errcode(ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST),
+							 errmsg("role \"%s\" owns keyspace %s", get_rolespec_name(spec), ks),
+							 errhint("Drop its keyspaces with cfstore.drop_keyspace(), or give them to another role with REASSIGN OWNED, first.")));
+			}
+			break;
+		case T_CreatePublicationStmt:
+			check_publication_objects(((CreatePublicationStmt *) parsetree)->pubobjects);
+			break;
+		case T_AlterPublicationStmt:
+			check_publication_objects(((AlterPublicationStmt *) parsetree)->pubobjects);
+			break;
+		case T_RenameStmt:
+			if (((RenameStmt *) parsetree)->renameType == OBJECT_SCHEMA)
+			{
+				refuse_if_keyspace(((RenameStmt *) parsetree)->subname, "rename");
+				break;
+			}
+			refuse_if_storage(((RenameStmt *) parsetree)->relation, "rename");
 			break;
 		default:
 			for (size_t i = 0; i < lengthof(one_relation_ddl); i++)
@@ -223,26 +296,6 @@ cfstore_storage_guard(PG_FUNCTION_ARGS)
 	PG_RETURN_VOID();
 }
 
-/* Refuse a publication of a storage relation. */
-static void
-check_publication_objects(List *objects)
-{
-	ListCell   *lc;
-
-	foreach(lc, objects)
-	{
-		PublicationObjSpec *obj = (PublicationObjSpec *) lfirst(lc);
-
-		if (obj->pubobjtype == PUBLICATIONOBJ_TABLE && obj->pubtable != NULL &&
-			uses_cfstore(RangeVarGetRelid(obj->pubtable->relation, NoLock, true)))
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("cfstore table \"%s\" cannot be published",
-							obj->pubtable->relation->relname),
-					 errhint("cfstore writes Generic WAL, which logical decoding does not read; use streaming replication.")));
-	}
-}
-
 /* ProcessUtility hook: refuse what storage relations cannot support. */
 static void
 cf_process_utility(PlannedStmt *pstmt, const char *queryString, bool readOnlyTree,
@@ -262,10 +315,6 @@ cf_process_utility(PlannedStmt *pstmt, const char *queryString, bool readOnlyTre
 					 errmsg("CREATE INDEX is not supported on cfstore table \"%s\"", stmt->relation->relname),
 					 errhint("Cells are already clustered by row key and column name; secondary indexes are declared in column_metadata.")));
 	}
-	else if (IsA(parsetree, CreatePublicationStmt))
-		check_publication_objects(((CreatePublicationStmt *) parsetree)->pubobjects);
-	else if (IsA(parsetree, AlterPublicationStmt))
-		check_publication_objects(((AlterPublicationStmt *) parsetree)->pubobjects);
 
 	if (prev_process_utility)
 		prev_process_utility(pstmt, queryString, readOnlyTree, context, params, queryEnv, dest, qc);

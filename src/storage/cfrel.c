@@ -34,6 +34,7 @@
 #include "storage/proc.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/hsearch.h"
 #include "utils/syscache.h"
 #include "utils/lsyscache.h"
@@ -536,6 +537,7 @@ cfCheckKeyspaceOwner(const char *keyspace)
 Datum
 cfstore_storage_create(PG_FUNCTION_ARGS)
 {
+	int			pin;
 	int32		id = PG_GETARG_INT32(0);
 	const CfColumnFamily *cf = cfCatalogLookupById(id);
 	char	   *sql;
@@ -552,6 +554,9 @@ cfstore_storage_create(PG_FUNCTION_ARGS)
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
+	pin = cfSearchPathPin();
+	/* in the database's default tablespace, not one the caller has set (and may lack CREATE on) */
+	(void) set_config_option("default_tablespace", "", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
 	sql = psprintf("CREATE TABLE " CF_STORAGE_SCHEMA ".cf_%d ("
 				   "key bytea NOT NULL, super_column bytea, column_name bytea NOT NULL, "
 				   "value bytea NOT NULL, writetime bigint, ttl integer, expires_at integer"
@@ -568,6 +573,7 @@ cfstore_storage_create(PG_FUNCTION_ARGS)
 				   quote_identifier(GetUserNameFromId(cfKeyspaceOwner(cf->keyspace), false)));
 	if (SPI_execute(sql, false, 0) != SPI_OK_UTILITY)
 		elog(ERROR, "could not set the owner of the storage relation of column family %d", id);
+	cfSearchPathRestore(pin);
 	SPI_finish();
 	PG_RETURN_OID(cfStorageRelid(id, false));
 }

@@ -12,7 +12,7 @@
 -- not executable by PUBLIC; storage relations cannot change shape, not
 -- even by their owner.  Every refused attempt is 42501 unless noted.
 BEGIN;
-SELECT plan(100);
+SELECT plan(108);
 
 CREATE ROLE regress_sec_alice;
 CREATE ROLE regress_sec_member IN ROLE regress_sec_alice;
@@ -251,6 +251,44 @@ SELECT is((SELECT relowner::regrole::text FROM pg_class WHERE oid = cfstore._sto
           'regress_sec_alice', 'member: the storage relation is the keyspace owner''s');
 SELECT is((SELECT relowner::regrole::text FROM pg_class WHERE oid = cfstore._foreign_table('SecA', 'ByMember')),
           'regress_sec_alice', 'member: and so is the foreign table');
+-- 5. A role's objects on its search_path do not answer cfstore's catalog
+-- queries, whose answers the backend caches for everyone's later calls.
+SET LOCAL ROLE regress_sec_mallory;
+CREATE SCHEMA sec_poison;
+CREATE FUNCTION sec_poison.eq(a text, b text) RETURNS boolean LANGUAGE sql AS $$
+  SELECT CASE WHEN b OPERATOR(pg_catalog.=) 'SecA' THEN a OPERATOR(pg_catalog.=) 'SecM'
+              WHEN b OPERATOR(pg_catalog.=) 'Std' THEN a OPERATOR(pg_catalog.=) 'Mine'
+              ELSE a OPERATOR(pg_catalog.=) b END $$;
+CREATE OPERATOR sec_poison.= (LEFTARG = text, RIGHTARG = text, FUNCTION = sec_poison.eq);
+-- a catalog change empties the cache, so the next lookup reads the catalog
+SELECT cfstore.create_column_family('SecM', 'Fresh');
+SET LOCAL search_path = sec_poison, pg_catalog, public;
+SELECT is((SELECT id FROM cfstore._column_family_info('SecA', 'Std')),
+          (SELECT id FROM cfstore.column_family WHERE keyspace OPERATOR(pg_catalog.=) 'SecA'
+              AND name OPERATOR(pg_catalog.=) 'Std'),
+          'mallory: her = operator on her search_path does not answer the lookup of SecA.Std');
+RESET search_path;
+SET LOCAL ROLE regress_sec_alice;
+SELECT cfstore.insert('SecA', 'Std', 'k9', 'audit', 'alice-private', writetime => 1);
+SELECT is(pg_temp.cells('SecA', 'Std'), 'k1/name=alice,k1/state=UT,k9/audit=alice-private',
+          'alice: her write lands in her column family');
+SET LOCAL ROLE regress_sec_mallory;
+SELECT is(pg_temp.cells('SecM', 'Mine'), 'k/n=v', 'mallory: and not in hers');
+-- the schema of a keyspace is dropped and renamed by drop_keyspace only (else
+-- a schema of the same name, made by anyone, would own the keyspace)
+SET LOCAL ROLE regress_sec_alice;
+SELECT throws_ok($$DROP SCHEMA "SecA" CASCADE$$, '2BP01', 'cannot drop schema "SecA": it is cfstore keyspace SecA',
+                 'alice: DROP SCHEMA of her keyspace');
+SELECT throws_ok($$ALTER SCHEMA "SecA" RENAME TO "SecA2"$$, '2BP01', 'cannot rename schema "SecA": it is cfstore keyspace SecA',
+                 'alice: ALTER SCHEMA ... RENAME');
+RESET ROLE;
+SELECT throws_ok($$DROP OWNED BY regress_sec_alice$$, '2BP01', 'role "regress_sec_alice" owns keyspace SecA',
+                 'superuser: DROP OWNED BY a keyspace owner');
+SELECT throws_ok($$SELECT pg_temp.storage_ddl('CREATE FOREIGN TABLE sec_funcs.fchild () INHERITS (%s) SERVER cfstore')$$,
+                 '42501', NULL, 'superuser: CREATE FOREIGN TABLE ... INHERITS');
+SELECT throws_ok($$SELECT pg_temp.storage_ddl('CREATE PUBLICATION sec_pub FOR TABLE %s')$$, '0A000', NULL,
+                 'superuser: a publication of a storage relation');
+
 SET LOCAL ROLE regress_sec_alice;
 SELECT lives_ok($$SELECT cfstore.update_column_family('SecA', 'Std', column_metadata =>
                   '[{"column_name": "state", "validation_class": "UTF8Type", "index_type": "KEYS"},

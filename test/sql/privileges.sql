@@ -36,9 +36,23 @@ SET ROLE regress_cf_member;
 SELECT cfstore.update_column_family('OwnedKs', 'Cf1', comment => 'by a member');
 SELECT comment FROM cfstore.column_family WHERE keyspace = 'OwnedKs';
 
+-- storage goes to the database's default tablespace, not to one the
+-- caller names in default_tablespace (and has no CREATE on)
+RESET ROLE;
+SET allow_in_place_tablespaces = on;
+CREATE TABLESPACE regress_cf_restricted LOCATION '';
+SET ROLE regress_cf_owner;
+SET default_tablespace = regress_cf_restricted;
+SELECT cfstore.update_column_family('OwnedKs', 'Cf1',
+         column_metadata => '[{"column_name": "n", "validation_class": "LongType", "index_type": "KEYS"}]');
+RESET default_tablespace;
+SELECT count(*) AS in_restricted FROM pg_class
+ WHERE reltablespace = (SELECT oid FROM pg_tablespace WHERE spcname = 'regress_cf_restricted');
+
 SET ROLE regress_cf_owner;
 SELECT cfstore.drop_keyspace('OwnedKs');
 RESET ROLE;
+DROP TABLESPACE regress_cf_restricted;
 
 DO $$ BEGIN EXECUTE format('REVOKE CREATE ON DATABASE %I FROM regress_cf_owner', current_database()); END $$;
 DROP ROLE regress_cf_member;

@@ -102,6 +102,24 @@ for my $v (@variants)
 	like($err, qr/cannot \w+( \w+)* cfstore storage relation/, "$cf: refused as a superuser");
 	is(storage_of($cf), $rel, "$cf: the storage relation is still there");
 }
+# the same event trigger guards the keyspace's schema, and publications
+my $any = storage_of('AddColumn');
+my @guarded = (
+	[ 'a publication',           qq{CREATE PUBLICATION p FOR TABLE $any},                    qr/cannot be published/ ],
+	[ 'a foreign table child',   qq{CREATE FOREIGN TABLE public.fchild () INHERITS ($any) SERVER cfstore},
+	  qr/cannot inherit from or partition cfstore storage relation/ ],
+	[ 'DROP SCHEMA',             q{DROP SCHEMA "Shape" CASCADE},                             qr/cannot drop schema "Shape": it is cfstore keyspace Shape/ ],
+	[ 'ALTER SCHEMA ... RENAME', q{ALTER SCHEMA "Shape" RENAME TO "Other"},                  qr/cannot rename schema "Shape": it is cfstore keyspace Shape/ ],
+	[ 'DROP OWNED',              q{DROP OWNED BY alice},                                     qr/role "alice" owns keyspace Shape/ ],);
+for my $g (@guarded)
+{
+	my ($what, $sql, $error) = @$g;
+	my ($ret, $out, $err) = $node->psql('postgres', $sql);
+	like($err, $error, "$what: refused in a backend that has not loaded cfstore");
+	($ret, $out, $err) = $node->psql('postgres', "SELECT cfstore.get_slice('Shape', 'AddColumn', 'k'); $sql");
+	like($err, $error, "$what: and in one that has");
+}
+is($node->safe_psql('postgres', q{SELECT count(*) FROM pg_namespace WHERE nspname = 'Shape'}), 1, 'the keyspace keeps its schema');
 still_up('refusals');
 my ($ret, $out, $err);
 
