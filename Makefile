@@ -49,7 +49,8 @@ OBJS = \
 	src/fdw/cffdw_import.o \
 	src/fdw/cffdw_acl.o \
 	src/shard/cfshard.o \
-	src/shard/cfshard_xact.o
+	src/shard/cfshard_xact.o \
+	src/shard/cfshard_table.o
 
 # The install script is assembled from one file per subsystem, in order.
 SQL_PARTS = \

@@ -335,6 +335,27 @@ cfKeyspaceExists(const char *name)
 	return exists;
 }
 
+/* Whether column family keyspace.name exists in a sharded keyspace. */
+bool
+cfColumnFamilySharded(const char *keyspace, const char *name)
+{
+	Oid			argtypes[2] = {TEXTOID, TEXTOID};
+	Datum		args[2];
+	bool		sharded;
+
+	if (!OidIsValid(get_extension_oid("cfstore", true)))
+		return false;
+	args[0] = CStringGetTextDatum(keyspace);
+	args[1] = CStringGetTextDatum(name);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	catalog_query("SELECT 1 FROM cfstore.column_family c JOIN cfstore.keyspace k ON k.name = c.keyspace"
+				  " WHERE c.keyspace = $1 AND c.name = $2 AND k.placement IS NOT NULL", 2, argtypes, args, 1);
+	sharded = SPI_processed > 0;
+	SPI_finish();
+	return sharded;
+}
+
 /* A keyspace whose schema role owns (in the current context), or NULL if it owns none. */
 char *
 cfKeyspaceOwnedBy(Oid role)

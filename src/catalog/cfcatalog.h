@@ -66,6 +66,7 @@ extern const CfColumnFamily *cfCatalogLookup(const char *keyspace,
 extern const CfColumnFamily *cfCatalogLookupById(int32 id);
 extern uint64 cfCatalogGeneration(void);
 extern bool cfKeyspaceExists(const char *name);
+extern bool cfColumnFamilySharded(const char *keyspace, const char *name);
 extern char *cfKeyspaceOwnedBy(Oid role);
 extern int	cfSearchPathPin(void);
 extern void cfSearchPathRestore(int level);

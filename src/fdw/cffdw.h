@@ -126,6 +126,8 @@ extern void cfFdwExplainForeignScan(ForeignScanState *node, struct ExplainState 
 extern void cfFdwModifyRoutines(FdwRoutine *routine);
 
 /* cffdw_import.c */
+extern char *cfFdwTableColumns(const CfColumnFamily *cf);
+extern void cfFdwRunAs(Oid role, const char *sql);
 extern char *cfFdwTableDefinition(const CfColumnFamily *cf, const char *schema, const char *server);
 extern bool cfFdwTableNames(Oid relid, char **keyspace, char **column_family);
 extern Oid	cfFdwCanonicalTable(const char *keyspace, const char *column_family);

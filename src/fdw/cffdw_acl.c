@@ -185,6 +185,16 @@ acl_partner(Oid relid)
 	int32		id;
 	char	   *relname;
 
+	if (get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE)
+	{
+		/* the coordinator's table of a column family of a sharded keyspace */
+		keyspace = get_namespace_name(get_rel_namespace(relid));
+		name = get_rel_name(relid);
+		if (keyspace == NULL || name == NULL || cfFdwCanonicalTable(keyspace, name) != relid)
+			return InvalidOid;
+		id = column_family_id(keyspace, name);
+		return id == 0 ? InvalidOid : cfStorageRelid(id, true);
+	}
 	if (cfFdwTableNames(relid, &keyspace, &name))
 	{
 		if (cfFdwCanonicalTable(keyspace, name) != relid)

@@ -56,6 +56,7 @@
 #include "utils/syscache.h"
 
 #include "fdw/cffdw.h"
+#include "shard/cfshard.h"
 
 PG_FUNCTION_INFO_V1(cfstore_foreign_table_ddl);
 PG_FUNCTION_INFO_V1(cfstore_foreign_table_create);
@@ -91,13 +92,11 @@ append_column(StringInfo cols, const char *name, Oid typid, bool not_null)
 }
 
 /*
- * The CREATE FOREIGN TABLE statement of column family cf as table
- * schema.<cf name> on server `server`: the columns README.md ("Foreign
- * tables") lists, in
- * the order cfFdwTableGet maps them.
+ * The column list of a table of column family cf: the columns README.md
+ * ("Foreign tables") lists, in the order cfFdwTableGet maps them.
  */
 char *
-cfFdwTableDefinition(const CfColumnFamily *cf, const char *schema, const char *server)
+cfFdwTableColumns(const CfColumnFamily *cf)
 {
 	const CfType *names = cf->is_super ? cf->subcomparator : cf->comparator;
 	StringInfoData cols;
@@ -119,8 +118,18 @@ cfFdwTableDefinition(const CfColumnFamily *cf, const char *schema, const char *s
 		append_column(&cols, "writetime", INT8OID, false);
 		append_column(&cols, "ttl", INT4OID, false);
 	}
+	return cols.data;
+}
+
+/*
+ * The CREATE FOREIGN TABLE statement of column family cf as table
+ * schema.<cf name> on server `server`.
+ */
+char *
+cfFdwTableDefinition(const CfColumnFamily *cf, const char *schema, const char *server)
+{
 	return psprintf("CREATE FOREIGN TABLE %s.%s (%s\n) SERVER %s OPTIONS (keyspace %s, column_family %s)",
-					quote_identifier(schema), quote_identifier(cf->name), cols.data,
+					quote_identifier(schema), quote_identifier(cf->name), cfFdwTableColumns(cf),
 					quote_identifier(server), quote_literal_cstr(cf->keyspace),
 					quote_literal_cstr(cf->name));
 }
@@ -173,8 +182,10 @@ cfFdwTableNames(Oid relid, char **keyspace, char **column_family)
 }
 
 /*
- * The canonical foreign table of a column family: "<keyspace>"."<column
- * family>", a foreign table of cfstore_fdw naming that column family.
+ * The canonical table of a column family: "<keyspace>"."<column
+ * family>", a foreign table of cfstore_fdw naming that column family, or
+ * for a column family of a sharded keyspace the partitioned table over
+ * the shards that stands in its place (src/shard/cfshard_table.c).
  * InvalidOid if there is none (the user dropped it, say).
  */
 Oid
@@ -188,6 +199,8 @@ cfFdwCanonicalTable(const char *keyspace, const char *column_family)
 	if (!OidIsValid(nsp))
 		return InvalidOid;
 	relid = get_relname_relid(column_family, nsp);
+	if (OidIsValid(relid) && get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE)
+		return cfColumnFamilySharded(keyspace, column_family) ? relid : InvalidOid;
 	if (!OidIsValid(relid) || !cfFdwTableNames(relid, &ks, &cfname) ||
 		strcmp(ks, keyspace) != 0 || strcmp(cfname, column_family) != 0)
 		return InvalidOid;
@@ -204,9 +217,9 @@ cfstore_foreign_table_ddl(PG_FUNCTION_ARGS)
 														  CF_FDW_SERVER)));
 }
 
-/* Run one SQL command through SPI as role. */
-static void
-run_command_as(Oid role, const char *sql)
+/* Run one SQL command through SPI as role, under cfstore's search_path. */
+void
+cfFdwRunAs(Oid role, const char *sql)
 {
 	int			pin;
 	Oid			save_userid;
@@ -252,9 +265,14 @@ cfstore_foreign_table_create(PG_FUNCTION_ARGS)
 				 errmsg("relation \"%s.%s\" already exists", cf->keyspace, cf->name),
 				 errhint("A column family's foreign table takes its name in the keyspace's schema: "
 						 "drop or rename that relation, or choose another column family name.")));
-	run_command_as(cfKeyspaceOwner(cf->keyspace), cfFdwTableDefinition(cf, cf->keyspace, CF_FDW_SERVER));
-	CommandCounterIncrement();
-	relid = get_relname_relid(cf->name, nsp);
+	if (cf->sharded)
+		relid = cfShardTableCreate(cf);
+	else
+	{
+		cfFdwRunAs(cfKeyspaceOwner(cf->keyspace), cfFdwTableDefinition(cf, cf->keyspace, CF_FDW_SERVER));
+		CommandCounterIncrement();
+		relid = get_relname_relid(cf->name, nsp);
+	}
 	cfFdwCopyAcl(relid, cfStorageRelid(id, false));
 	PG_RETURN_OID(relid);
 }
@@ -296,7 +314,9 @@ cfstore_foreign_table_alter(PG_FUNCTION_ARGS)
 						 quote_identifier(cols[i]), type_ddl(types[i]));
 	}
 	if (buf.len > 0)
-		run_command_as(cfDdlCaller(), psprintf("ALTER FOREIGN TABLE %s.%s%s", quote_identifier(cf->keyspace),
+		cfFdwRunAs(cfDdlCaller(), psprintf("ALTER %s %s.%s%s",
+											   get_rel_relkind(relid) == RELKIND_FOREIGN_TABLE ? "FOREIGN TABLE" : "TABLE",
+											   quote_identifier(cf->keyspace),
 											   quote_identifier(cf->name), buf.data));
 	PG_RETURN_VOID();
 }

@@ -124,6 +124,15 @@ shard_partitions(void)
 	return cf_partitions;
 }
 
+/* The number of partitions of the cluster, and the server of each. */
+int
+cfShardPartitions(const char *const **servers)
+{
+	(void) shard_partitions();
+	*servers = (const char *const *) cf_partition_server;
+	return cf_partitions;
+}
+
 /* A row key as a value of the SQL type typid of its foreign table column. */
 static Datum
 key_datum(const CfType *type, Oid typid, const uint8 *key, int len)
@@ -182,8 +191,8 @@ cfstore_shard_partition_of(PG_FUNCTION_ARGS)
 static Oid	cf_shard_owner = InvalidOid;
 
 /* The owner of extension cfstore_shard; raise if it is not installed. */
-static Oid
-shard_owner(void)
+Oid
+cfShardOwner(void)
 {
 	int			pin;
 	if (!OidIsValid(cf_shard_owner))
@@ -233,7 +242,7 @@ shard_query(const char *query, int nargs, Oid *types, Datum *values, const bool 
 	Oid			save_userid;
 	int			save_sec;
 	char		n[FUNC_MAX_ARGS];
-	Oid			owner = shard_owner();
+	Oid			owner = cfShardOwner();
 	volatile int ret = 0;
 	ErrorContextCallback context;
 

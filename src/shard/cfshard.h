@@ -3,8 +3,8 @@
  * cfshard.h
  *	  The coordinator of a sharded keyspace: the storage of its column
  *	  families on the shard servers of extension cfstore_shard (cfshard.c),
- *	  and the shards' part of the coordinator's transactions
- *	  (cfshard_xact.c).
+ *	  the shards' part of the coordinator's transactions (cfshard_xact.c),
+ *	  and the coordinator's partitioned tables (cfshard_table.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -21,6 +21,11 @@
 /* cfshard.c */
 extern void cfShardInit(void);
 extern int32 cfShardPartition(const CfColumnFamily *cf, const uint8 *key, int len);
+extern int	cfShardPartitions(const char *const **servers);
+extern Oid	cfShardOwner(void);
+
+/* cfshard_table.c */
+extern Oid	cfShardTableCreate(const CfColumnFamily *cf);
 
 /* cfshard_xact.c */
 extern void cfShardQueueWrite(const char *server, const CfWrite *w);

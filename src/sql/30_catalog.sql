@@ -350,7 +350,8 @@ BEGIN
   -- view on it stops the drop)
   ft := cfstore._foreign_table(keyspace, column_family);
   IF ft IS NOT NULL THEN
-    PERFORM cfstore._as_caller(format('DROP FOREIGN TABLE %s', ft));
+    PERFORM cfstore._as_caller(format('DROP %s %s',
+      CASE (SELECT c.relkind FROM pg_catalog.pg_class c WHERE c.oid = ft) WHEN 'p' THEN 'TABLE' ELSE 'FOREIGN TABLE' END, ft));
   END IF;
   FOR ix IN SELECT d.index_id FROM cfstore.column_definition d
              WHERE d.column_family_id = cf_id AND d.index_id IS NOT NULL LOOP

@@ -55,6 +55,14 @@ is($co->safe_psql('postgres', 'SELECT string_agg(name, \',\') FROM cfstore_shard
 	'and none of them is registered');
 ($ret, $out, $err) = add_server('s2', $node{shard2});
 is($ret, 0, 'add_server s2') or diag($err);
+$node{shard1}->safe_psql('postgres', 'CREATE DATABASE third');
+$node{shard1}->safe_psql('third', 'CREATE EXTENSION cfstore');
+($ret, $out, $err) = $co->psql('postgres', sprintf(q{SELECT cfstore_shard.add_server('s3', 'third', host => '%s', port => %d)},
+	$node{shard1}->host, $node{shard1}->port));
+is($ret, 0, 'add_server s3') or diag($err);
+($ret, $out, $err) = $co->psql('postgres', 'SELECT cfstore_shard.create_cluster(8)');
+like($err, qr/a cluster has a power-of-two number of shard servers \(got 3\)/, 'three servers are refused');
+$co->safe_psql('postgres', q{SELECT cfstore_shard.drop_server('s3')});
 ($ret, $out, $err) = $co->psql('postgres', 'SELECT cfstore_shard.create_cluster(6)');
 like($err, qr/partitions must be a power of two/, 'partitions are a power of two');
 $co->safe_psql('postgres', 'SELECT cfstore_shard.create_cluster(8)');
@@ -174,6 +182,53 @@ for my $read (@whole)
 	$mismatches++ unless is($got{There}, $got{Here}, $read);
 }
 
+# The coordinator's tables: partitioned by key over the shards' tables
+my $std = $co->safe_psql('postgres', q{SELECT id FROM cfstore.column_family WHERE keyspace = 'There' AND name = 'Std'});
+my $k12 = $co->safe_psql('postgres', q{SELECT server FROM cfstore_shard.locate('There', 'Std', 'k12')});
+is($co->safe_psql('postgres', q{SELECT string_agg(c.relname || ' ' || s.srvname || ' ' || pg_get_expr(c.relpartbound, c.oid), ', ' ORDER BY c.relname)
+  FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_foreign_table f ON f.ftrelid = c.oid
+  JOIN pg_foreign_server s ON s.oid = f.ftserver WHERE i.inhparent = '"There"."Std"'::regclass}),
+	"cf_${std}_s1 cfstore_shard_s1 FOR VALUES WITH (modulus 2, remainder 0), cf_${std}_s2 cfstore_shard_s2 FOR VALUES WITH (modulus 2, remainder 1)",
+	'"There"."Std" is partitioned by hash of the key over one postgres_fdw table per shard');
+is($co->safe_psql('postgres', qq{SELECT count(*) FROM "There"."Std" s
+  WHERE s.tableoid::regclass::text <> 'cfstore_shard.cf_${std}_' || (cfstore_shard.locate('There', 'Std', s.key)).server}),
+	0, 'each row comes from the partition of the shard locate() names');
+my $plan = $co->safe_psql('postgres', q{EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT column_name, value FROM "There"."Std" WHERE key = 'k12' ORDER BY column_name DESC LIMIT 3});
+is($plan, qq{Limit
+  Output: "Std".column_name, "Std".value
+  ->  Foreign Scan on cfstore_shard.cf_${std}_$k12 "Std"
+        Output: "Std".column_name, "Std".value
+        Remote SQL: SELECT column_name, value FROM "There"."Std" WHERE ((key = 'k12')) ORDER BY column_name DESC NULLS FIRST},
+	'key equality reaches one shard, with the ORDER BY shipped');
+$plan = $co->safe_psql('postgres', q{EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT column_name, value FROM "There"."Long" WHERE key = 7 ORDER BY column_name DESC LIMIT 3});
+like($plan, qr/Remote SQL: SELECT column_name, value FROM "There"."Long" WHERE \(\(key = 7\)\) ORDER BY column_name DESC NULLS FIRST$/,
+	'a TimeUUID order ships too (extensions \'cfstore\')');
+$plan = $co->safe_psql('postgres', q{SET enable_partitionwise_aggregate = on;
+  EXPLAIN (VERBOSE, COSTS OFF) SELECT key, count(*) FROM "There"."Std" GROUP BY key});
+is(scalar(() = $plan =~ /Async Foreign Scan\n.*\n.*\n\s+Remote SQL: SELECT key, count\(\*\) FROM "There"."Std" GROUP BY 1/g), 2,
+	'a partitionwise aggregate runs on both shards at once');
+for my $q (q{SELECT key, count(*) FROM "%ks"."Std" GROUP BY key ORDER BY key},
+	q{SELECT s.key, c.column_name, c.value FROM "%ks"."Std" s JOIN "%ks"."Cnt" c ON c.key = s.key WHERE s.column_name = 'state' ORDER BY 1, 2})
+{
+	my %got;
+	for my $ks ('Here', 'There')
+	{
+		(my $sql = $q) =~ s/%ks/$ks/g;
+		$got{$ks} = $co->safe_psql('postgres', "SET enable_partitionwise_aggregate = on; $sql");
+	}
+	isnt($got{Here}, '', "not empty: $q");
+	is($got{There}, $got{Here}, "across shards: $q");
+}
+# privileges: a grant on the coordinator's table is the column family's
+$co->safe_psql('postgres', q{CREATE ROLE reader LOGIN; GRANT USAGE ON SCHEMA "There" TO reader;
+  GRANT SELECT ON "There"."Std" TO reader});
+is($co->safe_psql('postgres', q{SET ROLE reader; SELECT count(*) > 0 FROM "There"."Std" WHERE key = 'k12';
+  SELECT count(*) > 0 FROM cfstore.get_slice('There', 'Std', 'k12')}), "t\nt", 'a grantee reads the table and the API');
+($ret, $out, $err) = $co->psql('postgres', q{SET ROLE reader; SELECT count(*) FROM "There"."Sup"});
+like($err, qr/permission denied for table Sup/, 'and no other column family');
+
 # 3. A single-key read reaches one shard only.
 $node{$_}->safe_psql('postgres', 'SELECT pg_stat_reset()') for qw(shard1 shard2);
 $co->safe_psql('postgres', q{SELECT count(*) FROM cfstore.get_slice('There', 'Std', 'k12')});
@@ -224,6 +279,8 @@ $co->safe_psql('postgres', q{BEGIN; SELECT cfstore.drop_column_family('There', '
 is(on_shards($news), '1,1', 'DDL rolled back on the coordinator is rolled back on every shard');
 $co->safe_psql('postgres', q{BEGIN; SELECT cfstore.drop_column_family('There', 'New'); COMMIT;});
 is(on_shards($news), '0,0', 'and committed, it is committed on every shard');
+is($co->safe_psql('postgres', q{SELECT count(*) FROM pg_class WHERE relnamespace = 'cfstore_shard'::regnamespace AND relkind = 'f'}),
+	8, 'the coordinator\'s table of a dropped column family is gone, partitions and all');
 
 # a key on each shard
 my %key;

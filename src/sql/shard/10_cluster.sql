@@ -142,9 +142,13 @@ BEGIN
                    CASE WHEN host IS NOT NULL THEN format('host %L', host) END,
                    CASE WHEN port IS NOT NULL THEN format('port %L', port::text) END,
                    format('dbname %L', dbname),
-                   format('extensions %L', 'cfstore')));
-  EXECUTE format('CREATE USER MAPPING FOR PUBLIC SERVER %I OPTIONS (user %L)',
-                 'cfstore_shard_' || name, s.user_name);
+                   format('extensions %L', 'cfstore'),
+                   format('async_capable %L', 'true'),
+                   format('use_remote_estimate %L', 'true')));
+  -- the coordinator's tables reach the shard as the cluster's user, for
+  -- whoever may read them here (README.md, "Scale-out")
+  EXECUTE format('CREATE USER MAPPING FOR PUBLIC SERVER %I OPTIONS (user %L, password_required %L)',
+                 'cfstore_shard_' || name, s.user_name, 'false');
 END $$;
 COMMENT ON FUNCTION cfstore_shard.add_server(text, text, text, integer, text) IS
   'Register a shard server (a database with cfstore of the same version); user_name is the role the cluster works as there';
@@ -182,6 +186,11 @@ BEGIN
   IF cardinality(servers) = 0 THEN
     RAISE EXCEPTION USING ERRCODE = '55000', MESSAGE = 'the cluster has no shard server',
       HINT = 'Register them with cfstore_shard.add_server() first.';
+  END IF;
+  IF cardinality(servers) & (cardinality(servers) - 1) <> 0 THEN
+    RAISE EXCEPTION USING ERRCODE = '0A000',
+      MESSAGE = format('a cluster has a power-of-two number of shard servers (got %s)', cardinality(servers)),
+      HINT = 'Each server then holds the keys of one class of PostgreSQL''s hash partitioning.';
   END IF;
   IF cardinality(servers) > partitions THEN
     RAISE EXCEPTION USING ERRCODE = '22023',

@@ -37,6 +37,11 @@ SET search_path = pg_catalog, pg_temp AS $$
            cf.gc_grace_seconds::text, cf.default_time_to_live::text, cf.comment)
 $$;
 
+-- Put the coordinator's partitioned table in place of a column family's
+-- foreign table (src/shard/cfshard_table.c).
+CREATE FUNCTION cfstore_shard._table_replace(cf_id integer) RETURNS void
+  AS 'MODULE_PATHNAME', 'cfstore_shard_table_replace' LANGUAGE C VOLATILE STRICT;
+
 CREATE FUNCTION cfstore_shard.shard_keyspace(keyspace text) RETURNS void
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp AS $$
@@ -73,6 +78,9 @@ BEGIN
   END LOOP;
   PERFORM cfstore_shard._apply(statements);
   UPDATE cfstore.keyspace k SET placement = 'shards' WHERE k.name = keyspace;
+  FOR cf IN SELECT * FROM cfstore.column_family c WHERE c.keyspace = ks.name ORDER BY c.id LOOP
+    PERFORM cfstore_shard._table_replace(cf.id);
+  END LOOP;
 END $$;
 COMMENT ON FUNCTION cfstore_shard.shard_keyspace(text) IS
   'Spread an empty keyspace over the cluster''s shards: it and its column families are created on each, and its reads and writes, and later DDL, go there';

@@ -1,0 +1,116 @@
+/*-------------------------------------------------------------------------
+ *
+ * cfshard_table.c
+ *	  The coordinator's table of a column family of a sharded keyspace: a
+ *	  table partitioned by hash of the row key whose partitions are
+ *	  postgres_fdw foreign tables of the shards' own tables.
+ *
+ * Design (README.md, "Scale-out").  On a server holding its data, the
+ * canonical table "<keyspace>"."<column family>" is a foreign table of
+ * cfstore_fdw (cffdw_import.c).  On the coordinator of a sharded keyspace
+ * it is instead a table with the same columns, PARTITION BY HASH (key),
+ * with one partition per shard server: a foreign table of postgres_fdw
+ * server cfstore_shard_<server> (made by add_server, with extensions
+ * 'cfstore' so that cfstore's operators ship) reading the shard's own
+ * "<keyspace>"."<column family>".  The cluster's partitions are dealt to
+ * its servers in turn and the number of servers is a power of two that
+ * divides the number of partitions, so server s holds exactly the keys
+ * whose hash modulo the number of servers is s: partition MODULUS
+ * <servers> REMAINDER s, PostgreSQL's hash being the one cfShardPartition
+ * computes.  A query with key equality is thus pruned to the one shard
+ * holding the row, and postgres_fdw (use_remote_estimate, set by
+ * add_server, tells it the shard reads the row in either order at no
+ * cost) ships its ORDER BY there, where cfstore_fdw reads the row's
+ * clustered cells in that order.  PostgreSQL 15 applies a LIMIT above a
+ * partitioned table on the coordinator: it stops fetching after the first
+ * batch (fetch_size rows) that satisfies it.
+ *
+ * The table and its partitions are owned by the keyspace's owner, like
+ * the foreign table they replace; the partitions live in schema
+ * cfstore_shard, named cf_<id>_<server>.  Its privileges are the
+ * column family's (cffdw_acl.c keeps them equal to the storage
+ * relation's); a query through it reaches the shards as the cluster's
+ * user.  create_column_family makes it (cfShardTableCreate, from
+ * _foreign_table_create); shard_keyspace puts it in place of the foreign
+ * tables of the keyspace's column families (_table_replace);
+ * drop_column_family drops it, partitions and all.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_class.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+#include "fdw/cffdw.h"
+#include "shard/cfshard.h"
+#include "storage/cfstorage.h"
+
+PG_FUNCTION_INFO_V1(cfstore_shard_table_replace);
+
+/*
+ * Create the coordinator's partitioned table of column family cf (of a
+ * sharded keyspace) and its partitions, owned by the keyspace's owner;
+ * returns the table.
+ */
+Oid
+cfShardTableCreate(const CfColumnFamily *cf)
+{
+	const char *const *servers;
+	int			n = cfShardPartitions(&servers);
+	int			nservers = 0;
+	Oid			owner = cfShardOwner();
+	const char *table = quote_qualified_identifier(cf->keyspace, cf->name);
+	const char *owner_name = quote_identifier(GetUserNameFromId(cfKeyspaceOwner(cf->keyspace), false));
+
+	cfFdwRunAs(owner, psprintf("CREATE TABLE %s (%s\n) PARTITION BY HASH (key)", table, cfFdwTableColumns(cf)));
+	cfFdwRunAs(owner, psprintf("ALTER TABLE %s OWNER TO %s", table, owner_name));
+	cfFdwRunAs(owner, psprintf("COMMENT ON TABLE %s IS %s", table,
+							   quote_literal_cstr(psprintf("column family %s.%s, partitioned over the shard servers",
+														   cf->keyspace, cf->name))));
+	/* server s holds the partitions p with p % nservers = s, i.e. the keys whose hash % nservers = s */
+	for (int s = 0; s < n && (s == 0 || strcmp(servers[s], servers[0]) != 0); s++)
+		nservers = s + 1;
+	for (int s = 0; s < nservers; s++)
+	{
+		const char *part = psprintf("cfstore_shard.%s", quote_identifier(psprintf("cf_%d_%s", cf->id, servers[s])));
+
+		cfFdwRunAs(owner, psprintf("CREATE FOREIGN TABLE %s PARTITION OF %s FOR VALUES WITH (MODULUS %d, REMAINDER %d) "
+								   "SERVER %s OPTIONS (schema_name %s, table_name %s)",
+								   part, table, nservers, s, quote_identifier(psprintf("cfstore_shard_%s", servers[s])),
+								   quote_literal_cstr(cf->keyspace), quote_literal_cstr(cf->name)));
+		cfFdwRunAs(owner, psprintf("ALTER FOREIGN TABLE %s OWNER TO %s", part, owner_name));
+	}
+	CommandCounterIncrement();
+	return get_relname_relid(cf->name, get_namespace_oid(cf->keyspace, false));
+}
+
+/*
+ * _table_replace(cf_id): when a keyspace becomes sharded, put the
+ * partitioned table in place of the canonical foreign table of one of its
+ * column families, with the column family's privileges (nothing if the
+ * foreign table was dropped).
+ */
+Datum
+cfstore_shard_table_replace(PG_FUNCTION_ARGS)
+{
+	const CfColumnFamily *cf = cfCatalogLookupById(PG_GETARG_INT32(0));
+	Oid			old;
+	Oid			relid;
+
+	if (cf == NULL || !cf->sharded)
+		elog(ERROR, "column family %d is not in a sharded keyspace", PG_GETARG_INT32(0));
+	old = cfFdwCanonicalTable(cf->keyspace, cf->name);
+	if (!OidIsValid(old) || get_rel_relkind(old) != RELKIND_FOREIGN_TABLE)
+		PG_RETURN_VOID();
+	cfFdwRunAs(cfShardOwner(), psprintf("DROP FOREIGN TABLE %s", quote_qualified_identifier(cf->keyspace, cf->name)));
+	CommandCounterIncrement();
+	relid = cfShardTableCreate(cf);
+	cfFdwCopyAcl(cfStorageRelid(cf->id, false), relid);
+	PG_RETURN_VOID();
+}
