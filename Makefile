@@ -42,6 +42,7 @@ OBJS = \
 	src/api/cfcustomscan.o \
 	src/api/cfinspect.o \
 	src/api/cfremote.o \
+	src/api/cfmapreduce.o \
 	src/fdw/cffdw.o \
 	src/fdw/cffdw_plan.o \
 	src/fdw/cffdw_scan.o \
@@ -50,7 +51,8 @@ OBJS = \
 	src/fdw/cffdw_acl.o \
 	src/shard/cfshard.o \
 	src/shard/cfshard_xact.o \
-	src/shard/cfshard_table.o
+	src/shard/cfshard_table.o \
+	src/shard/cfshard_mapreduce.o
 
 # The install script is assembled from one file per subsystem, in order.
 SQL_PARTS = \
@@ -73,6 +75,7 @@ SHARD_SQL_PARTS = \
 	src/sql/shard/20_ddl.sql \
 	src/sql/shard/25_xact.sql \
 	src/sql/shard/30_remote.sql \
+	src/sql/shard/40_mapreduce.sql \
 	src/sql/shard/90_privileges.sql
 
 # The server headers are system headers: -Wextra then applies to cfstore's

@@ -236,8 +236,8 @@ shard_error_context(void *arg)
  * arguments, as the extension's owner, in SPI (connected by the caller);
  * part is the partition it goes to, or -1 for every shard.
  */
-static void
-shard_query(const char *query, int nargs, Oid *types, Datum *values, const bool *nulls, int part)
+void
+cfShardQuery(const char *query, int nargs, Oid *types, Datum *values, const bool *nulls, int part)
 {
 	Oid			save_userid;
 	int			save_sec;
@@ -582,13 +582,13 @@ shard_slice_begin(Relation rel, const CfColumnFamily *cf, const CfSliceSpec *spe
 											VARSIZE_ANY_EXHDR(spec->key));
 
 		values[0] = Int32GetDatum(part);
-		shard_query("SELECT * FROM cfstore_shard._slice($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+		cfShardQuery("SELECT * FROM cfstore_shard._slice($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
 					11, types, values, nulls, part);
 		r = cells_from_result(cxt);
 	}
 	else
 	{
-		shard_query("SELECT * FROM cfstore_shard._slice_all($2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+		cfShardQuery("SELECT * FROM cfstore_shard._slice_all($2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
 					11, types, values, nulls, -1);
 		r = cells_from_result(cxt);
 		merge_index_slice(r, spec);
@@ -630,7 +630,7 @@ shard_scan_begin(Relation rel, const CfColumnFamily *cf)
 		values[1] = CStringGetTextDatum(cf->name);
 		if (SPI_connect() != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed");
-		shard_query("SELECT * FROM cfstore_shard._scan_all($1, $2)", 2, types, values, nulls, -1);
+		cfShardQuery("SELECT * FROM cfstore_shard._scan_all($1, $2)", 2, types, values, nulls, -1);
 		r = cells_from_result(cxt);
 		SPI_finish();
 	}
@@ -699,7 +699,7 @@ shard_next_row_keys(Relation rel pg_attribute_unused(), const CfColumnFamily *cf
 		values[4] = Int32GetDatum(max);
 		if (SPI_connect() != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed");
-		shard_query("SELECT * FROM cfstore_shard._row_keys_all($1, $2, $3, $4, $5)", 5, types, values, nulls, -1);
+		cfShardQuery("SELECT * FROM cfstore_shard._row_keys_all($1, $2, $3, $4, $5)", 5, types, values, nulls, -1);
 		n = (int) SPI_processed;
 		all = MemoryContextAlloc(caller, sizeof(bytea *) * Max(n, 1));
 		for (int i = 0; i < n; i++)

@@ -23,6 +23,7 @@ extern void cfShardInit(void);
 extern int32 cfShardPartition(const CfColumnFamily *cf, const uint8 *key, int len);
 extern int	cfShardPartitions(const char *const **servers);
 extern Oid	cfShardOwner(void);
+extern void cfShardQuery(const char *query, int nargs, Oid *types, Datum *values, const bool *nulls, int part);
 
 /* cfshard_table.c */
 extern Oid	cfShardTableCreate(const CfColumnFamily *cf);

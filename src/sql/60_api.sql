@@ -117,6 +117,12 @@ RETURNS SETOF cfstore.raw_cell AS 'MODULE_PATHNAME', 'cfstore_remote_scan' LANGU
 CREATE FUNCTION cfstore._remote_row_keys(keyspace text, column_family text, from_key bytea, inclusive boolean,
     max integer)
 RETURNS SETOF bytea AS 'MODULE_PATHNAME', 'cfstore_remote_row_keys' LANGUAGE C VOLATILE;
+-- A shard's part of a map-reduce job (src/api/cfmapreduce.c).
+CREATE FUNCTION cfstore._map_local(parts integer[], keyspace text, column_family text, map text, reduce text,
+    run_as name)
+RETURNS TABLE (part integer, key text, value text, value_type text, input bigint, emit bigint,
+               output bigint, millis double precision)
+  AS 'MODULE_PATHNAME', 'cfstore_map_local' LANGUAGE C VOLATILE STRICT;
 -- A batch of cell writes (its format: src/api/cfremote.h); the number written.
 CREATE FUNCTION cfstore._remote_write_batch(batch bytea)
 RETURNS bigint AS 'MODULE_PATHNAME', 'cfstore_remote_write_batch' LANGUAGE C VOLATILE STRICT;
