@@ -81,4 +81,7 @@ extern void cfRenderCell(FunctionCallInfo fcinfo, const CfColumnFamily *cf, cons
 						 uint32 columns, Datum *values, bool *nulls);
 extern CfSliceState *cfGetSliceBegin(FunctionCallInfo fcinfo, CfTarget *t, Snapshot snapshot);
 
+/* cfmapreduce.c */
+extern void cfMapReduceCheck(const char *what, const char *sql);
+
 #endif							/* CFAPI_H */

@@ -16,6 +16,7 @@
 #include "utils/builtins.h"
 
 #include "api/cfapi.h"
+#include "shard/cfshard.h"
 
 PG_FUNCTION_INFO_V1(cfstore_verify);
 PG_FUNCTION_INFO_V1(cfstore_stats);
@@ -55,7 +56,10 @@ cfstore_stats(PG_FUNCTION_ARGS)
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
 	cfTargetOpen(&t, fcinfo, ACL_SELECT);
-	cfStorageStats(t.rel, &st);
+	if (t.cf->sharded)
+		cfShardStats(t.cf, &st);	/* its storage is on the shard servers */
+	else
+		cfStorageStats(t.rel, &st);
 	cfTargetClose(&t);
 	bytes = (uint64) st.pages * BLCKSZ;
 

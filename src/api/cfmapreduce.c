@@ -48,13 +48,31 @@
 PG_FUNCTION_INFO_V1(cfstore_map_local);
 
 /* Raise unless sql parses as exactly one SELECT (what = "map") or one expression (what = "reduce"). */
-static void
-check_one(const char *what, const char *sql)
+void
+cfMapReduceCheck(const char *what, const char *sql)
 {
-	List	   *stmts;
+	List	   *volatile stmts = NIL;
 	SelectStmt *select;
+	MemoryContext cxt = CurrentMemoryContext;
 
-	stmts = raw_parser(strcmp(what, "map") == 0 ? sql : psprintf("SELECT %s", sql), RAW_PARSE_DEFAULT);
+	/* the parser holds no resources: its error can be caught and told in the job's terms */
+	PG_TRY();
+	{
+		stmts = raw_parser(strcmp(what, "map") == 0 ? sql : psprintf("SELECT %s", sql), RAW_PARSE_DEFAULT);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *e;
+
+		MemoryContextSwitchTo(cxt);
+		e = CopyErrorData();
+		FlushErrorState();
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("%s of a map-reduce job: %s", what, e->message),
+				 errdetail("%s: %s", what, sql)));
+	}
+	PG_END_TRY();
 	select = list_length(stmts) == 1 ? (SelectStmt *) linitial_node(RawStmt, stmts)->stmt : NULL;
 	if (select == NULL || !IsA(select, SelectStmt) ||
 		(strcmp(what, "reduce") == 0 &&
@@ -115,8 +133,8 @@ cfstore_map_local(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("role %s does not own keyspace %s here", GetUserNameFromId(run_as, false), keyspace)));
-	check_one("map", map);
-	check_one("reduce", reduce);
+	cfMapReduceCheck("map", map);
+	cfMapReduceCheck("reduce", reduce);
 	sql = psprintf("WITH docs AS MATERIALIZED ("
 				   "SELECT t.key AS row_key, pg_catalog.jsonb_object_agg(t.column_name::pg_catalog.text, t.value) AS doc"
 				   " FROM %s t GROUP BY t.key),"

@@ -59,9 +59,10 @@ PG_FUNCTION_INFO_V1(cfstore_shard_partition_of);
 static int	cf_partitions = 0;
 static char **cf_partition_server = NULL;
 
-/* The distinct servers of the partitions. */
+/* The distinct servers of the partitions, and their libpq connection strings. */
 static int	cf_nservers = 0;
 static char **cf_servers = NULL;
+static char **cf_server_conninfo = NULL;
 
 /* Cells received from shards, handed out in order. */
 typedef struct CfShardCells
@@ -83,7 +84,8 @@ read_partitions(void)
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	pin = cfSearchPathPin();
-	if (SPI_execute("SELECT server FROM cfstore_shard.partition ORDER BY partition", true, 0) != SPI_OK_SELECT)
+	if (SPI_execute("SELECT p.server, cfstore_shard._conninfo(s) FROM cfstore_shard.partition p"
+					" JOIN cfstore_shard.server s ON s.name = p.server ORDER BY p.partition", true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the partitions of the cluster");
 	n = (int) SPI_processed;
 	if (n > 0)
@@ -94,6 +96,7 @@ read_partitions(void)
 			servers[i] = MemoryContextStrdup(TopMemoryContext,
 											 SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
 		cf_servers = MemoryContextAllocZero(TopMemoryContext, sizeof(char *) * n);
+		cf_server_conninfo = MemoryContextAllocZero(TopMemoryContext, sizeof(char *) * n);
 		for (int i = 0; i < n; i++)
 		{
 			bool		seen = false;
@@ -101,7 +104,12 @@ read_partitions(void)
 			for (int j = 0; j < cf_nservers; j++)
 				seen |= strcmp(cf_servers[j], servers[i]) == 0;
 			if (!seen)
+			{
+				cf_server_conninfo[cf_nservers] =
+					MemoryContextStrdup(TopMemoryContext,
+										SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2));
 				cf_servers[cf_nservers++] = servers[i];
+			}
 		}
 		cf_partition_server = servers;
 		cf_partitions = n;
@@ -225,8 +233,20 @@ shard_error_context(void *arg)
 {
 	int			part = *(const int *) arg;
 
+	StringInfoData down;
+
 	if (part >= 0 && part < cf_partitions)
+	{
 		errcontext("on shard server %s (partition %d)", cf_partition_server[part], part);
+		return;
+	}
+	/* a call on every shard: name those that do not answer now */
+	initStringInfo(&down);
+	for (int i = 0; i < cf_nservers; i++)
+		if (PQping(psprintf("%s connect_timeout=5", cf_server_conninfo[i])) != PQPING_OK)
+			appendStringInfo(&down, "%s%s", down.len > 0 ? ", " : "", cf_servers[i]);
+	if (down.len > 0)
+		errcontext("on the shard servers (not answering: %s)", down.data);
 	else
 		errcontext("on the shard servers");
 }
@@ -348,6 +368,36 @@ pg_int(const PGresult *res, int row, int col, int len)
 		return (int32) pg_ntoh32(x);
 	}
 	return (int64) (uint8) v[0];
+}
+
+/*
+ * The storage statistics of a sharded column family: its storage on
+ * every shard, added up (the tree's height is the tallest).
+ */
+void
+cfShardStats(const CfColumnFamily *cf, CfStorageStats *st)
+{
+	PGresult  **res;
+	const char *values[2] = {cf->keyspace, cf->name};
+	int			lengths[2] = {0, 0};
+	int			formats[2] = {0, 0};
+
+	(void) shard_partitions();
+	res = palloc(sizeof(PGresult *) * cf_nservers);
+	memset(st, 0, sizeof(*st));
+	cfShardReadAll(cf_servers, cf_nservers,
+				   "SELECT pages, height::bigint, leaf_pages, cell_versions, live_cells, tombstones"
+				   " FROM cfstore.stats($1, $2)", 2, values, lengths, formats, res);
+	for (int i = 0; i < cf_nservers; i++)
+	{
+		st->pages += pg_int(res[i], 0, 0, 8);
+		st->height = Max(st->height, (int) pg_int(res[i], 0, 1, 8));
+		st->leaf_pages += pg_int(res[i], 0, 2, 8);
+		st->versions += pg_int(res[i], 0, 3, 8);
+		st->live_cells += pg_int(res[i], 0, 4, 8);
+		st->tombstones += pg_int(res[i], 0, 5, 8);
+		PQclear(res[i]);
+	}
 }
 
 /* The cells of the shards' binary results of raw cells, copied into cxt; the results are freed. */

@@ -16,12 +16,14 @@
 #include "libpq-fe.h"
 
 #include "catalog/cfcatalog.h"
+#include "storage/cfstorage.h"
 #include "storage/cfwrite.h"
 
 /* cfshard.c */
 extern void cfShardInit(void);
 extern int32 cfShardPartition(const CfColumnFamily *cf, const uint8 *key, int len);
 extern int	cfShardPartitions(const char *const **servers);
+extern void cfShardStats(const CfColumnFamily *cf, CfStorageStats *st);
 extern Oid	cfShardOwner(void);
 extern void cfShardQuery(const char *query, int nargs, Oid *types, Datum *values, const bool *nulls, int part);
 

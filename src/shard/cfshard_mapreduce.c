@@ -27,6 +27,7 @@
 #include "utils/builtins.h"
 #include "utils/datum.h"
 
+#include "api/cfapi.h"
 #include "shard/cfshard.h"
 #include "storage/cfstorage.h"
 
@@ -65,6 +66,8 @@ cfstore_shard_map_shards(PG_FUNCTION_ARGS)
 				 errmsg("permission denied to run map_reduce over keyspace %s", cf->keyspace),
 				 errdetail("Its map and reduce run on the shard servers as the keyspace's owner, %s.",
 						   GetUserNameFromId(owner, false))));
+	cfMapReduceCheck("map", text_to_cstring(PG_GETARG_TEXT_PP(2)));
+	cfMapReduceCheck("reduce", text_to_cstring(PG_GETARG_TEXT_PP(3)));
 	if (cfShardInTransaction())
 		ereport(ERROR,
 				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),

@@ -320,6 +320,10 @@ BEGIN
   PERFORM cfstore._as_caller(format('GRANT USAGE ON SCHEMA %I TO PUBLIC', keyspace));
   INSERT INTO cfstore.keyspace (name, strategy_class, strategy_options)
   VALUES (keyspace, cls, jsonb_build_object('replication_factor', replication_factor::text));
+  -- a coordinator can shard every new keyspace (README.md, "Scale-out")
+  IF current_setting('cfstore_shard.shard_new_keyspaces', true) = 'on' THEN
+    EXECUTE 'SELECT cfstore_shard.shard_keyspace($1)' USING keyspace;
+  END IF;
 END $$;
 CREATE FUNCTION cfstore.create_keyspace(keyspace text, replication_factor integer DEFAULT 1,
                                         strategy_class text DEFAULT 'SimpleStrategy')

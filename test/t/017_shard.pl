@@ -260,6 +260,7 @@ my $up = $co->safe_psql('postgres', q{SELECT key FROM (SELECT 'k' || i AS key FR
 like($err, qr/on shard server s2/, 'a read of a row on the shard that is down fails, naming it');
 ($ret, $out, $err) = $co->psql('postgres', q{SELECT count(*) FROM cfstore.get_range_slices('There', 'Std', key_count => 1000)});
 isnt($ret, 0, 'a range read fails rather than answering from one shard');
+like($err, qr/on the shard servers \(not answering: s2\)/, 'naming the shard that is down');
 is($co->safe_psql('postgres', qq{SELECT count(*) > 0 FROM cfstore.get_slice('There', 'Std', '$up')}), 't',
 	'a row on the other shard reads');
 $node{shard2}->start;

@@ -1,0 +1,125 @@
+# The seed's map-reduce job over a sharded column family
+# (cfstore_shard.map_reduce): 200,000 posts, each with 3 to 5 of 43 tags,
+# sharded over two servers; the tag counts must equal a GROUP BY over
+# the same posts on one node, every post must be read once on some shard,
+# and no more than one row per tag and shard may reach the coordinator.
+# Also: the output column family, who may run a job, what a map and a
+# reduce may be, and a shard that is down.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my %node;
+for my $name (qw(coordinator shard1 shard2))
+{
+	$node{$name} = PostgreSQL::Test::Cluster->new($name);
+	$node{$name}->init;
+	$node{$name}->append_conf('postgresql.conf', "max_prepared_transactions = 5\n");
+	$node{$name}->start;
+}
+$node{$_}->safe_psql('postgres', 'CREATE EXTENSION cfstore; CREATE ROLE alice') for qw(shard1 shard2);
+my $co = $node{coordinator};
+$co->safe_psql('postgres', 'CREATE EXTENSION cfstore_shard CASCADE; CREATE ROLE alice LOGIN; CREATE ROLE bob LOGIN');
+for my $s (1, 2)
+{
+	$co->safe_psql('postgres', sprintf(q{SELECT cfstore_shard.add_server('s%d', 'postgres', host => '%s', port => %d)},
+		$s, $node{"shard$s"}->host, $node{"shard$s"}->port));
+}
+$co->safe_psql('postgres', q{SELECT cfstore_shard.create_cluster(8);
+GRANT CREATE ON DATABASE postgres TO alice;
+SET ROLE alice;
+SELECT cfstore.create_keyspace('Blog');
+SELECT cfstore.create_column_family('Blog', 'Posts', comparator => 'UTF8Type', key_validation_class => 'UTF8Type',
+  default_validation_class => 'UTF8Type');
+SELECT cfstore.create_column_family('Blog', 'Tags', comparator => 'UTF8Type', key_validation_class => 'UTF8Type',
+  default_validation_class => 'LongType');
+RESET ROLE;
+SELECT cfstore_shard.shard_keyspace('Blog');});
+
+# The seed's posts: id, content, and 3 to 5 distinct tags of 43, as a JSON array.
+$co->safe_psql('postgres', q{
+SELECT setseed(0.27);
+CREATE TABLE posts AS
+SELECT i AS id, 'data for content ' || i AS content,
+       (SELECT jsonb_agg('tag' || t) FROM (SELECT t FROM generate_series(1, 43) t ORDER BY random() LIMIT 3 + i % 3) x) AS tags
+  FROM generate_series(0, 199999) i;
+GRANT SELECT ON posts TO alice;
+SET ROLE alice;
+SELECT count(*) FROM (SELECT cfstore.insert('Blog', 'Posts', id::text, 'content', content),
+                             cfstore.insert('Blog', 'Posts', id::text, 'tags', tags::text) FROM posts) x;});
+
+my $map = q{$$SELECT tag, 1 FROM jsonb_array_elements_text((doc ->> 'tags')::jsonb) tag$$};
+my $job = qq{cfstore_shard.map_reduce('Blog', 'Posts', $map, 'sum(value)', 'Tags')};
+my $report = $co->safe_psql('postgres', "SET ROLE alice; SELECT $job");
+note($report);
+my $check = sub {
+	my ($sql) = @_;
+	return $co->safe_psql('postgres', "SELECT ($sql) FROM (SELECT '$report'::jsonb AS r) x");
+};
+is($check->(q{r -> 'result'}), '"Tags"', 'the job names its output column family');
+is($check->(q{r #>> '{counts,input}'}), 200000, 'every post was read once');
+is($check->(q{(SELECT sum((v ->> 'input')::int) FROM jsonb_each(r -> 'shardCounts') s(k, v))}), 200000,
+	'the shards\' input counts add up to 200,000');
+is($check->(q{(SELECT string_agg(k, ',' ORDER BY k) FROM jsonb_each(r -> 'shardCounts') s(k, v) WHERE (v ->> 'input')::int > 80000)}),
+	's1,s2', 'both shards mapped their share');
+is($check->(q{r #>> '{counts,emit}'}), $co->safe_psql('postgres', 'SELECT sum(jsonb_array_length(tags)) FROM posts'),
+	'every tag of every post was emitted');
+is($check->(q{r #>> '{counts,output}'}), 43, 'the output has 43 tags');
+cmp_ok($check->(q{r #>> '{counts,received}'}), '<=', 2 * 43, 'the coordinator received at most shards x 43 rows');
+ok($check->(q{r ? 'timing' AND r ? 'timeMillis'}) eq 't', 'and the report gives the timing');
+
+my $expected = $co->safe_psql('postgres',
+	q{SELECT string_agg(tag || '=' || n, ',' ORDER BY tag COLLATE "C") FROM (SELECT tag, count(*) n FROM posts, jsonb_array_elements_text(tags) tag GROUP BY tag) g});
+is($co->safe_psql('postgres', q{SELECT string_agg(key || '=' || value, ',' ORDER BY key) FROM "Blog"."Tags"}), $expected,
+	'the tag counts in the output column family equal GROUP BY on one node');
+my $inline = $co->safe_psql('postgres', "SET ROLE alice; SELECT cfstore_shard.map_reduce('Blog', 'Posts', $map, 'sum(value)') -> 'result'");
+is($co->safe_psql('postgres', qq{SELECT string_agg((e ->> '_id') || '=' || (e ->> 'value'), ',' ORDER BY e ->> '_id' COLLATE "C")
+  FROM jsonb_array_elements('$inline'::jsonb) e}), $expected, 'and so do the inline results');
+# a second job replaces the output
+$co->safe_psql('postgres', q{SET ROLE alice; SELECT cfstore.insert('Blog', 'Tags', 'stale', 'value', 1)});
+$co->safe_psql('postgres', "SET ROLE alice; SELECT $job");
+is($co->safe_psql('postgres', q{SELECT count(*) FROM "Blog"."Tags"}), 43, 'a job replaces its output column family');
+# other aggregates: the reduce runs on each shard, then again on the coordinator
+is($co->safe_psql('postgres', qq{SET ROLE alice; SELECT cfstore_shard.map_reduce('Blog', 'Posts',
+  \$\$SELECT length(doc ->> 'content') % 3, row_key::bigint\$\$, 'max(value)') -> 'result'}),
+	$co->safe_psql('postgres', q{SELECT jsonb_agg(jsonb_build_object('_id', k::text, 'value', m) ORDER BY k::text)
+  FROM (SELECT length(content) % 3 AS k, max(id)::bigint AS m FROM posts GROUP BY 1) g}), 'max() reduces as well');
+
+# who may run a job, and what a job may be
+my ($ret, $out, $err) = $co->psql('postgres', "SET ROLE bob; SELECT $job");
+like($err, qr/permission denied to run map_reduce over keyspace Blog/, 'only the keyspace owner may run a job');
+($ret, $out, $err) = $co->psql('postgres', qq{SET ROLE alice; SELECT cfstore_shard.map_reduce('Blog', 'Posts',
+  'SELECT 1, 1; DROP TABLE posts', 'sum(value)')});
+like($err, qr/map must be one SELECT/, 'a map of two statements is refused');
+($ret, $out, $err) = $co->psql('postgres', qq{SET ROLE alice; SELECT cfstore_shard.map_reduce('Blog', 'Posts', $map,
+  'sum(value)) AS value, 0 FROM pg_class GROUP BY 1) x, LATERAL (SELECT 1')});
+like($err, qr/^psql:<stdin>:\d+: ERROR:  reduce of a map-reduce job: syntax error at or near "\)"/,
+	'a reduce that breaks out of its parentheses is refused, on the coordinator');
+($ret, $out, $err) = $co->psql('postgres', qq{SET ROLE alice; SELECT cfstore_shard.map_reduce('Blog', 'Posts', $map,
+  'sum(value) FROM pg_class')});
+like($err, qr/reduce must be one expression/, 'a reduce that is not one expression is refused');
+($ret, $out, $err) = $co->psql('postgres', qq{SET ROLE alice; SELECT cfstore_shard.map_reduce('Blog', 'Posts',
+  \$\$SELECT set_config('role', 'postgres', true), 1\$\$, 'sum(value)')});
+like($err, qr/REMOTE ERROR: cannot set parameter "role" within security-definer function/,
+	'a map cannot take the cluster user\'s rights on the shards');
+($ret, $out, $err) = $co->psql('postgres', qq{SET ROLE alice; SELECT cfstore_shard.map_reduce('Blog', 'Posts',
+  \$\$WITH d AS (DELETE FROM "Blog"."Posts" RETURNING key) SELECT key, 1 FROM d\$\$, 'sum(value)')});
+isnt($ret, 0, 'a map that writes is refused');
+is($node{shard1}->safe_psql('postgres', q{SELECT count(DISTINCT key) > 80000 FROM "Blog"."Posts"}), 't', 'and wrote nothing');
+($ret, $out, $err) = $co->psql('postgres', qq{SET ROLE alice; SELECT cfstore_shard.map_reduce('Blog', 'Posts', $map, 'sum(value)', 'Nope')});
+like($err, qr/unconfigured columnfamily Nope/, 'an unknown output column family is refused');
+
+# a shard that is down: an error naming it, no partial answer
+$node{shard2}->stop;
+($ret, $out, $err) = $co->psql('postgres', "SET ROLE alice; SELECT $job");
+isnt($ret, 0, 'with a shard down the job fails');
+like($err, qr/on the shard servers \(not answering: s2\)/, 'naming the shard');
+$node{shard2}->start;
+is($co->safe_psql('postgres', q{SELECT count(*) FROM "Blog"."Tags"}), 43,
+	'and the output column family keeps the last job\'s output');
+
+$node{$_}->stop for keys %node;
+done_testing();
