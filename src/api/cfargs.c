@@ -350,7 +350,7 @@ from_numeric(const CfType *type, const CfType *named, Datum value, Oid argtype,
 
 	if (type->kind == CF_DECIMAL)
 	{
-		bytea	   *result = cfDecimalFromPlainString(str);
+		bytea	   *result = cfDecimalFromString(str);
 
 		if (result == NULL)
 			elog(ERROR, "numeric_out gave an unexpected form: \"%s\"", str);

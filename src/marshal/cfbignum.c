@@ -99,6 +99,15 @@ StaticAssertDecl(TOOM_BIN_THRESHOLD >= 2 * KARA_BIN_THRESHOLD &&
 				 TOOM_DEC_THRESHOLD >= 2 * KARA_DEC_THRESHOLD,
 				 "Toom-3 thresholds must lie above Karatsuba's");
 
+/*
+ * sqr_rec() squares every n >= TOOM_*_THRESHOLD limbs by Toom-3, cut at k =
+ * ceil(n/3) into parts of k, k and n - 2k limbs.  The top part is non-empty,
+ * as use_toom() demands of products, for every n >= 5 but not for n = 4;
+ * for n = 2 the values' squares, of k + 1 limbs, would be no shorter than n.
+ */
+StaticAssertDecl(TOOM_BIN_THRESHOLD >= 5 && TOOM_DEC_THRESHOLD >= 5,
+				 "Toom-3 squaring needs at least 5 limbs");
+
 /* Karatsuba threshold of a base. */
 static inline int
 kara_threshold(bool dec)
@@ -717,7 +726,10 @@ basecase_sqr(uint64 *r, const uint64 *a, int n, bool dec)
 			}
 			if (cnt > 0)
 				s0 = wide_add(s0, wide_mul(pa[0], pb[0]));
-			/* at most 2 * 48 + 1 products below 10^36 */
+			/*
+			 * at most n products below 10^36 (a pair counts twice), and n <=
+			 * BASECASE_MAX / 2 <= 96: below 2^127, as in basecase()
+			 */
 			s0 = wide_add(s0, s1);
 			split_dec(wide_add(wide_add(s0, s0), sq), &r[k], &d1[k + 1], &d2[k + 2]);
 		}

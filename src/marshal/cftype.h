@@ -125,7 +125,7 @@ extern char *cfVarintToDecimal(const uint8 *data, int len);
 extern int	cfVarintCompare(const uint8 *a, int alen, const uint8 *b, int blen);
 extern int	cfDecimalCompare(const uint8 *a, int alen, const uint8 *b, int blen);
 extern char *cfDecimalToString(const uint8 *data, int len);
-extern bytea *cfDecimalFromPlainString(const char *str);
+extern bytea *cfDecimalFromString(const char *str);
 
 /* cfuuid.c: version-1 UUID helpers shared by the marshal layer and the
  * cfstore.timeuuid SQL type */

@@ -161,11 +161,13 @@ bytes_to_string(const uint8 *data, int len)
 }
 
 /*
- * DecimalType input: anything numeric accepts, keeping its scale.  The plain
- * form "[-+]digits[.digits]" (with the white space numeric_in skips) is
- * parsed directly, which gives what numeric_in and numeric_out would and has
- * no limit on the number of digits; other forms (".5", "1e3", "NaN", errors)
- * go through numeric_in.
+ * DecimalType input: anything numeric accepts, with the scale BigDecimal's
+ * constructor gives it: the fraction digits less the exponent, so 1.50 keeps
+ * scale 2 and 1.23E+5 has scale -3 where numeric would store 123000.  The
+ * text (less the white space numeric_in skips) is parsed directly, with no
+ * limit on the number of digits; what that parser does not read (NaN, the
+ * infinities, malformed text, exponents beyond 32 bits) goes to numeric_in
+ * for its error.
  */
 static bytea *
 decimal_from_string(const CfType *type, const char *str)
@@ -174,7 +176,6 @@ decimal_from_string(const CfType *type, const char *str)
 	const char *end = str + strlen(str);
 	char	   *trimmed;
 	Datum		num;
-	char	   *plain;
 	bytea	   *result;
 
 	while (start < end && isspace((unsigned char) *start))
@@ -182,7 +183,7 @@ decimal_from_string(const CfType *type, const char *str)
 	while (end > start && isspace((unsigned char) end[-1]))
 		end--;
 	trimmed = pnstrdup(start, end - start);
-	result = cfDecimalFromPlainString(trimmed);
+	result = cfDecimalFromString(trimmed);
 	pfree(trimmed);
 	if (result != NULL)
 		return result;
@@ -194,11 +195,9 @@ decimal_from_string(const CfType *type, const char *str)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("DecimalType cannot represent \"%s\"", str)));
-	plain = DatumGetCString(DirectFunctionCall1(numeric_out, num));
-	result = cfDecimalFromPlainString(plain);
-	if (result == NULL)
-		invalid_input(type, str);
-	return result;
+	/* numeric_in took a finite number the direct parser refused */
+	invalid_input(type, str);
+	return NULL;				/* keep the compiler quiet */
 }
 
 /* Append the escaped text of one composite component. */

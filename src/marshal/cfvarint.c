@@ -36,6 +36,14 @@
  */
 #define CF_DECIMAL_MAX_TEXT_SCALE 1000000
 
+/* Whether a DecimalType value of this scale has a text form. */
+static inline bool
+decimal_text_scale_ok(int64 scale)
+{
+	return scale >= -CF_DECIMAL_MAX_TEXT_SCALE &&
+		scale <= CF_DECIMAL_MAX_TEXT_SCALE;
+}
+
 /* Index of the most significant byte once redundant sign bytes are skipped. */
 static int
 most_significant_byte(const uint8 *v, int len)
@@ -415,7 +423,7 @@ cfDecimalToString(const uint8 *data, int len)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("DecimalType value of %d bytes has no scale", len)));
 	scale = (int32) cfReadBe32(data);
-	if (scale > CF_DECIMAL_MAX_TEXT_SCALE || scale < -CF_DECIMAL_MAX_TEXT_SCALE)
+	if (!decimal_text_scale_ok(scale))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("DecimalType scale %d is too large to render as text", scale),
@@ -453,12 +461,17 @@ cfDecimalToString(const uint8 *data, int len)
 }
 
 /*
- * Parse a plain decimal "[-+]digits[.[digits]]" (as numeric_out prints it)
- * into a DecimalType value; the scale is the number of fraction digits.
- * Returns NULL if the text is not of that form.
+ * Parse decimal text into a DecimalType value as java.math.BigDecimal(String)
+ * reads it: "[-+](digits[.[digits]] | .digits)[(e|E)[-+]digits]", whose
+ * unscaled value is all the digits and whose scale is the number of fraction
+ * digits less the exponent, so 1.50 has scale 2 and 1.23E+5 scale -3.  White
+ * space after the exponent marker is allowed, as numeric_in allows it.
+ * Returns NULL if the text is not of that form or its exponent does not fit
+ * in 32 bits (BigDecimal's "Exponent overflow"); raises an error for a scale
+ * that cfDecimalToString would refuse, so what is stored reads back as text.
  */
 bytea *
-cfDecimalFromPlainString(const char *str)
+cfDecimalFromString(const char *str)
 {
 	const char *p = str;
 	const char *intpart;
@@ -466,6 +479,8 @@ cfDecimalFromPlainString(const char *str)
 	int			intlen,
 				fraclen = 0;
 	int			sign = 0;
+	int64		exponent = 0;
+	int64		scale;
 	char	   *digits;
 	bytea	   *unscaled;
 	bytea	   *result;
@@ -478,8 +493,6 @@ cfDecimalFromPlainString(const char *str)
 	while (*p >= '0' && *p <= '9')
 		p++;
 	intlen = p - intpart;
-	if (intlen == 0)
-		return NULL;
 	if (*p == '.')
 	{
 		frac = ++p;
@@ -487,8 +500,42 @@ cfDecimalFromPlainString(const char *str)
 			p++;
 		fraclen = p - frac;
 	}
+	if (intlen + fraclen == 0)
+		return NULL;
+	if (*p == 'e' || *p == 'E')
+	{
+		bool		eneg = false;
+
+		p++;
+		while (isspace((unsigned char) *p))
+			p++;
+		if (*p == '-' || *p == '+')
+			eneg = (*p++ == '-');
+		if (*p < '0' || *p > '9')
+			return NULL;
+		for (; *p >= '0' && *p <= '9'; p++)
+		{
+			exponent = exponent * 10 + (*p - '0');
+			if (exponent > (int64) PG_INT32_MAX + 1)
+				return NULL;
+		}
+		if (eneg)
+			exponent = -exponent;
+		else if (exponent > PG_INT32_MAX)
+			return NULL;
+	}
 	if (*p != '\0')
 		return NULL;
+
+	/* refuse what cannot be rendered before any work on the digits */
+	scale = (int64) fraclen - exponent;
+	if (!decimal_text_scale_ok(scale))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("DecimalType scale %lld is too large to read from text",
+						(long long) scale),
+				 errdetail("Text forms support scales from %d to %d.",
+						   -CF_DECIMAL_MAX_TEXT_SCALE, CF_DECIMAL_MAX_TEXT_SCALE)));
 
 	/* the unscaled integer: the digits without the point */
 	digits = palloc(1 + intlen + fraclen);
@@ -504,7 +551,7 @@ cfDecimalFromPlainString(const char *str)
 	ulen = VARSIZE(unscaled) - VARHDRSZ;
 	result = palloc(VARHDRSZ + 4 + ulen);
 	SET_VARSIZE(result, VARHDRSZ + 4 + ulen);
-	nscale = pg_hton32((uint32) fraclen);
+	nscale = pg_hton32((uint32) (int32) scale);
 	memcpy(VARDATA(result), &nscale, 4);
 	memcpy(VARDATA(result) + 4, VARDATA(unscaled), ulen);
 	pfree(unscaled);

@@ -238,26 +238,41 @@ SELECT compare('DecimalType', '\x7fffffff01', '\x8000000001') AS "1E-2147483647 
        compare('DecimalType', '\x01', '\x0000000101') AS "malformed vs 1E-1",
        compare('DecimalType', '\x0102', '\x01') AS "malformed vs malformed";
 
--- DecimalType text: the plain form parsed directly must give what numeric
--- would print (scale kept); other forms still go through numeric.
+-- DecimalType text is read as BigDecimal(String) reads it: numeric's value
+-- at the scale of the fraction digits less the exponent (negative too:
+-- 1.5E+3 is 15 at scale -2); the text form prints it as numeric does.
 CREATE FUNCTION pg_temp.ref_decimal(s text) RETURNS bytea
 LANGUAGE sql IMMUTABLE AS $$
-  SELECT int4send(length(split_part(t, '.', 2))) || to_bytes('IntegerType', replace(t, '.', ''))
-    FROM (SELECT s::numeric::text AS t) x
+  SELECT int4send(sc) ||
+         to_bytes('IntegerType', CASE WHEN sc >= 0 THEN trunc(s::numeric * ('1' || repeat('0', sc))::numeric)
+                                      ELSE div(s::numeric, ('1' || repeat('0', -sc))::numeric) END::text)
+    FROM (SELECT coalesce(length(substring(s FROM '\.([0-9]*)')), 0) -
+                 coalesce(substring(s FROM '[eE]\s*([-+]?[0-9]+)')::int, 0) AS sc) x
 $$;
 CREATE TEMP TABLE dec_texts AS
 SELECT s FROM unnest(ARRAY['0', '-0', '+0', '-0.00', '+1', '0001.10', '1.', '1.50', '-12.3400',
-  ' 7', E'\t-7.5\n', '  12.  ', chr(11) || E'+3.25\f\r', '.5', '-.5', '+.5e-3', '1e3', '1.5E+3', '-0.000e10']) s
+  ' 7', E'\t-7.5\n', '  12.  ', chr(11) || E'+3.25\f\r', '.5', '-.5', '+.5e-3', '1e3', '1.5E+3', '-0.000e10',
+  '1.e2', '1e+0', '12E-0', '-.5E1', E'1e\t5', '1e0000000000002', '0E-2']) s
 UNION ALL
 SELECT CASE pg_temp.rnd('ds' || i, 3) WHEN 0 THEN '-' WHEN 1 THEN '+' ELSE '' END ||
        pg_temp.digits('di' || i, pg_temp.rnd('dil' || i, 30)) ||
        CASE WHEN pg_temp.rnd('dp' || i, 4) > 0 THEN '.' || pg_temp.digits('df' || i, pg_temp.rnd('dfl' || i, 40)) ELSE '' END
+  FROM generate_series(1, 300) i
+UNION ALL
+SELECT CASE pg_temp.rnd('es' || i, 3) WHEN 0 THEN '-' WHEN 1 THEN '+' ELSE '' END ||
+       pg_temp.digits('ei' || i, pg_temp.rnd('eil' || i, 20)) ||
+       CASE WHEN pg_temp.rnd('ep' || i, 3) > 0 THEN '.' || pg_temp.digits('ef' || i, pg_temp.rnd('efl' || i, 20)) ELSE '' END ||
+       CASE WHEN pg_temp.rnd('ec' || i, 2) = 0 THEN 'e' ELSE 'E' END ||
+       CASE pg_temp.rnd('eg' || i, 3) WHEN 0 THEN '-' WHEN 1 THEN '+' ELSE '' END ||
+       pg_temp.rnd('ex' || i, 41)
   FROM generate_series(1, 300) i;
-DELETE FROM dec_texts WHERE s IN ('', '-', '+', '.', '-.', '+.');
+-- drop the texts without a digit before the exponent (or the end)
+DELETE FROM dec_texts WHERE s ~ '^[-+]?\.?([eE]|$)';
 
 SELECT count(*) AS texts,
        count(*) FILTER (WHERE to_bytes('DecimalType', s) = pg_temp.ref_decimal(s)) AS bytes_match,
-       count(*) FILTER (WHERE to_string('DecimalType', to_bytes('DecimalType', s)) = s::numeric::text) AS text_match
+       count(*) FILTER (WHERE to_string('DecimalType', to_bytes('DecimalType', s)) = s::numeric::text) AS text_match,
+       count(*) FILTER (WHERE substr(to_bytes('DecimalType', s), 1, 1) = '\xff') AS negative_scales
   FROM dec_texts;
 
 -- Errors are numeric's, as before.
@@ -302,3 +317,16 @@ SELECT length(s) AS digits,
        substr(frac, 1, 4) = int4send(1000000) AND substr(frac, 5) = pos AS frac_bytes,
        md5(to_string('DecimalType', frac)) = md5('0.' || s) AS frac_round_trip
   FROM million, million_b;
+
+-- Input refuses the scales output refuses (beyond +-1,000,000), so whatever
+-- is stored reads back as text: one fraction digit more is refused, and an
+-- exponent can bring the scale back in range (1,000,001 - 1), or out of it.
+SELECT to_bytes('DecimalType', '0.' || s || '3') FROM million;
+SELECT to_bytes('DecimalType', '-' || s || 'E+1000001') FROM million;
+SELECT substr(b, 1, 4) = int4send(1000000) AND substr(b, 5) = to_bytes('IntegerType', s || '3') AS back_in_bytes,
+       md5(to_string('DecimalType', b)) = md5(substr(s, 1, 1) || '.' || substr(s, 2) || '3') AS back_in_round_trip,
+       substr(c, 1, 4) = int4send(-1000000) AND substr(c, 5) = neg AS lowest_bytes,
+       md5(to_string('DecimalType', c)) = md5('-' || s || repeat('0', 1000000)) AS lowest_text
+  FROM million, million_b,
+       LATERAL (SELECT to_bytes('DecimalType', '0.' || s || '3e1') AS b,
+                       to_bytes('DecimalType', '-' || s || 'E+1000000') AS c) x;

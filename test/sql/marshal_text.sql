@@ -43,6 +43,29 @@ SELECT count(*) AS not_reversible FROM text_cases
 WHERE cfstore.to_string(type, cfstore.to_bytes(type, cfstore.to_string(type, cfstore.to_bytes(type, input))))
    <> cfstore.to_string(type, cfstore.to_bytes(type, input));
 
+-- DecimalType input takes the scale java.math.BigDecimal(String) gives:
+-- the unscaled value is all the digits, the scale the number of fraction
+-- digits less the exponent, so exponent forms keep negative scales
+-- (1.23E+5: scale -3 = fffffffd, unscaled 123 = 7b).  Output is plain, as
+-- numeric prints the value; reading it back gives an equal value.
+SELECT s AS input, cfstore.to_bytes('DecimalType', s) AS bytes,
+       cfstore.to_string('DecimalType', cfstore.to_bytes('DecimalType', s)) AS text_form,
+       cfstore.compare('DecimalType', cfstore.to_bytes('DecimalType', s),
+                       cfstore.to_bytes('DecimalType', cfstore.to_string('DecimalType', cfstore.to_bytes('DecimalType', s)))) AS cmp_read_back
+FROM unnest(ARRAY['1.23E+5', '1.23e5', '-1.23E+5', '1E+3', '1.5e-2', '-0.00', '123', '0E+5',
+                  '.5E1', '1.E2', '+1.0E+1', '-129E-2', '1E-7', '1e-0', E' 2.50e0\t', '1e 5']) s;
+
+-- DecimalType input refuses the scales output refuses (beyond +-1,000,000)
+SELECT cfstore.to_bytes('DecimalType', '1E+1000000') AS scale_min,
+       length(cfstore.to_string('DecimalType', cfstore.to_bytes('DecimalType', '1E+1000000'))) AS scale_min_length,
+       cfstore.to_bytes('DecimalType', '1E-1000000') AS scale_max,
+       length(cfstore.to_string('DecimalType', cfstore.to_bytes('DecimalType', '1E-1000000'))) AS scale_max_length;
+SELECT cfstore.to_bytes('DecimalType', '1E+1000001');
+SELECT cfstore.to_bytes('DecimalType', '1E-1000001');
+SELECT cfstore.to_bytes('DecimalType', '0.5e-2147483647');
+-- an exponent beyond 32 bits is refused, as BigDecimal refuses it, with numeric's error
+SELECT cfstore.to_bytes('DecimalType', '1e2147483648');
+
 -- DateType output is UTC whatever the session's time zone
 SET TimeZone = 'America/New_York';
 SELECT cfstore.to_string('DateType', cfstore.to_bytes('DateType', '2010-08-12 08:00:00-04'));
