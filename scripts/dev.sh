@@ -3,11 +3,14 @@
 #
 #   scripts/dev.sh demo   install what is missing, build, install, start the
 #                         scratch cluster, run the demo (examples/demo.sql:
-#                         the seed applications, the blog and Twissandra)
+#                         the seed applications, the blog and Twissandra),
+#                         then start two shard servers and run its scale-out
+#                         part (examples/shard/demo.sql: a sharded keyspace
+#                         and the seed's map-reduce)
 #   scripts/dev.sh test   the same set-up, then every test suite; exits
 #                         non-zero if any test fails
 #   scripts/dev.sh psql   a psql session on the scratch cluster
-#   scripts/dev.sh stop   stop the scratch cluster
+#   scripts/dev.sh stop   stop the scratch cluster and the shard servers
 #
 # demo and test are idempotent: a second run reuses the packages, the build
 # and the running cluster.  The scratch cluster lives in .scratch/ under the project
@@ -15,7 +18,8 @@
 # cluster.  PostgreSQL refuses to run as root: started as root, the script
 # runs the server and the TAP clusters as the unprivileged user "postgres".
 #
-# Settings (environment): CFSTORE_PORT (default 55432), PG_CONFIG.
+# Settings (environment): CFSTORE_PORT (default 55432; the shard servers
+# take the next two ports), PG_CONFIG.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -127,11 +131,35 @@ EOF
     export PGHOST=$SCRATCH/sock PGPORT=$PORT PGUSER=postgres
 }
 
+# The demo's two shard servers: clusters of their own under $SCRATCH
+# (shard1, shard2), on the next two ports, each with its socket folder.
+start_shards() {
+    local i data sock
+    for i in 1 2; do
+        data=$SCRATCH/shard$i sock=$SCRATCH/sock-shard$i
+        as_owner mkdir -p "$sock"
+        if [ ! -f "$data/PG_VERSION" ]; then
+            log "creating shard server $i in $data"
+            as_owner initdb -D "$data" -U postgres --auth=trust --no-instructions -E UTF8 --locale=C >"$SCRATCH/log/initdb-shard$i.log"
+            printf '%s\n' "# cfstore demo shard server $i" "port = $((PORT + i))" "listen_addresses = ''" \
+                "unix_socket_directories = '$sock'" "fsync = off" "max_prepared_transactions = 10" |
+                as_owner tee -a "$data/postgresql.conf" >/dev/null
+        fi
+        if ! as_owner pg_ctl -D "$data" status >/dev/null 2>&1; then
+            log "starting shard server $i (port $((PORT + i)), socket $sock)"
+            as_owner pg_ctl -D "$data" -l "$SCRATCH/log/shard$i.log" -w start >/dev/null
+        fi
+    done
+}
+
 stop_cluster() {
     setup_paths
-    if [ -f "$SCRATCH/data/PG_VERSION" ]; then
-        as_owner pg_ctl -D "$SCRATCH/data" -m fast stop || true
-    fi
+    local data
+    for data in "$SCRATCH/data" "$SCRATCH/shard1" "$SCRATCH/shard2"; do
+        if [ -f "$data/PG_VERSION" ] && as_owner pg_ctl -D "$data" status >/dev/null 2>&1; then
+            as_owner pg_ctl -D "$data" -m fast stop || true
+        fi
+    done
 }
 
 setup() {
@@ -148,7 +176,20 @@ demo() {
     psql -X -q -d postgres -c "SET client_min_messages = warning" \
         -c "DROP DATABASE IF EXISTS cfstore_demo" -c "CREATE DATABASE cfstore_demo"
     (cd "$ROOT" && psql -X -v ON_ERROR_STOP=1 -d cfstore_demo -f examples/demo.sql)
-    log "the demo's data stays in database cfstore_demo: scripts/dev.sh psql -d cfstore_demo"
+    log "running the demo's scale-out part: a keyspace sharded over two servers (examples/shard/demo.sql)"
+    start_shards
+    local i
+    for i in 1 2; do
+        psql -X -q -h "$SCRATCH/sock-shard$i" -p $((PORT + i)) -d postgres -c "SET client_min_messages = warning" \
+            -c "DROP DATABASE IF EXISTS cfstore_demo" -c "CREATE DATABASE cfstore_demo"
+        psql -X -q -h "$SCRATCH/sock-shard$i" -p $((PORT + i)) -d cfstore_demo -c "CREATE EXTENSION cfstore"
+    done
+    psql -X -q -d postgres -c "SET client_min_messages = warning" \
+        -c "DROP DATABASE IF EXISTS cfstore_shard_demo" -c "CREATE DATABASE cfstore_shard_demo"
+    (cd "$ROOT" && psql -X -v ON_ERROR_STOP=1 -d cfstore_shard_demo \
+        -v host1="$SCRATCH/sock-shard1" -v port1=$((PORT + 1)) -v host2="$SCRATCH/sock-shard2" -v port2=$((PORT + 2)) \
+        -f examples/shard/demo.sql)
+    log "the demo's data stays in databases cfstore_demo and cfstore_shard_demo: scripts/dev.sh psql -d cfstore_demo"
 }
 
 # Suite results: "name passed failed" lines.

@@ -49,6 +49,13 @@ is($ret, 0, 'add_server s1') or diag($err);
 like($err, qr/shard server s1 already exists/, 'a duplicate server name is refused');
 ($ret, $out, $err) = add_server('bare', $node{bare});
 like($err, qr/shard server bare does not have extension cfstore/, 'a server without cfstore is refused');
+$node{bare}->safe_psql('postgres', 'CREATE DATABASE old');
+$node{bare}->safe_psql('old', q{CREATE EXTENSION cfstore; UPDATE pg_extension SET extversion = '0.0.1' WHERE extname = 'cfstore'});
+($ret, $out, $err) = $co->psql('postgres', sprintf(q{SELECT cfstore_shard.add_server('old', 'old', host => '%s', port => %d)},
+	$node{bare}->host, $node{bare}->port));
+like($err, qr/shard server old has cfstore 0\.0\.1, this server \d+\.\d+\.\d+/, 'a server with another cfstore version is refused');
+($ret, $out, $err) = $co->psql('postgres', q{SELECT cfstore_shard.drop_server('nope')});
+like($err, qr/shard server nope does not exist/, 'an unknown server cannot be dropped');
 ($ret, $out, $err) = $co->psql('postgres', q{SELECT cfstore_shard.add_server('gone', 'postgres', host => '/nonexistent', port => 1)});
 like($err, qr/shard server gone: could not establish connection/, 'an unreachable server is refused, naming it');
 is($co->safe_psql('postgres', 'SELECT string_agg(name, \',\') FROM cfstore_shard.server'), 's1',
