@@ -26,7 +26,7 @@ SELECT cfstore.create_column_family('Posts', 'tags', comparator => 'UTF8Type',
 SELECT cfstore_shard.shard_keyspace('Posts');
 SELECT setseed(0.42);
 \timing on
-SELECT count(*) AS cells_written
+SELECT count(*) AS posts_written
   FROM (SELECT i, 'data for content ' || i AS content,
                (SELECT jsonb_agg('tag' || t) FROM (SELECT t FROM generate_series(1, 43) t
                                                     ORDER BY random() LIMIT 3 + i % 3) x) AS tags
