@@ -23,36 +23,23 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my %node;
-for my $name (qw(coordinator shard1 shard2 bare))
-{
-	$node{$name} = PostgreSQL::Test::Cluster->new($name);
-	$node{$name}->init;
-	$node{$name}->append_conf('postgresql.conf', "max_prepared_transactions = 5\ntrack_functions = 'all'\n");
-	$node{$name}->start;
-}
+use CfShard;
+
+my %node = start_nodes(qw(coordinator shard1 shard2 bare));
 $node{$_}->safe_psql('postgres', 'CREATE EXTENSION cfstore') for qw(shard1 shard2);
 my $co = $node{coordinator};
 $co->safe_psql('postgres', 'CREATE EXTENSION cfstore_shard CASCADE');
 
-sub add_server
-{
-	my ($name, $node) = @_;
-	return $co->psql('postgres', sprintf(q{SELECT cfstore_shard.add_server('%s', 'postgres', host => '%s', port => %d)},
-		$name, $node->host, $node->port));
-}
-
 # 1. The cluster and its errors
-my ($ret, $out, $err) = add_server('s1', $node{shard1});
+my ($ret, $out, $err) = add_server($co, 'postgres', 's1', $node{shard1}, 'postgres');
 is($ret, 0, 'add_server s1') or diag($err);
-($ret, $out, $err) = add_server('s1', $node{shard2});
+($ret, $out, $err) = add_server($co, 'postgres', 's1', $node{shard2}, 'postgres');
 like($err, qr/shard server s1 already exists/, 'a duplicate server name is refused');
-($ret, $out, $err) = add_server('bare', $node{bare});
+($ret, $out, $err) = add_server($co, 'postgres', 'bare', $node{bare}, 'postgres');
 like($err, qr/shard server bare does not have extension cfstore/, 'a server without cfstore is refused');
 $node{bare}->safe_psql('postgres', 'CREATE DATABASE old');
 $node{bare}->safe_psql('old', q{CREATE EXTENSION cfstore; UPDATE pg_extension SET extversion = '0.0.1' WHERE extname = 'cfstore'});
-($ret, $out, $err) = $co->psql('postgres', sprintf(q{SELECT cfstore_shard.add_server('old', 'old', host => '%s', port => %d)},
-	$node{bare}->host, $node{bare}->port));
+($ret, $out, $err) = add_server($co, 'postgres', 'old', $node{bare}, 'old');
 like($err, qr/shard server old has cfstore 0\.0\.1, this server \d+\.\d+\.\d+/, 'a server with another cfstore version is refused');
 ($ret, $out, $err) = $co->psql('postgres', q{SELECT cfstore_shard.drop_server('nope')});
 like($err, qr/shard server nope does not exist/, 'an unknown server cannot be dropped');
@@ -60,12 +47,11 @@ like($err, qr/shard server nope does not exist/, 'an unknown server cannot be dr
 like($err, qr/shard server gone: could not establish connection/, 'an unreachable server is refused, naming it');
 is($co->safe_psql('postgres', 'SELECT string_agg(name, \',\') FROM cfstore_shard.server'), 's1',
 	'and none of them is registered');
-($ret, $out, $err) = add_server('s2', $node{shard2});
+($ret, $out, $err) = add_server($co, 'postgres', 's2', $node{shard2}, 'postgres');
 is($ret, 0, 'add_server s2') or diag($err);
 $node{shard1}->safe_psql('postgres', 'CREATE DATABASE third');
 $node{shard1}->safe_psql('third', 'CREATE EXTENSION cfstore');
-($ret, $out, $err) = $co->psql('postgres', sprintf(q{SELECT cfstore_shard.add_server('s3', 'third', host => '%s', port => %d)},
-	$node{shard1}->host, $node{shard1}->port));
+($ret, $out, $err) = add_server($co, 'postgres', 's3', $node{shard1}, 'third');
 is($ret, 0, 'add_server s3') or diag($err);
 ($ret, $out, $err) = $co->psql('postgres', 'SELECT cfstore_shard.create_cluster(8)');
 like($err, qr/a cluster has a power-of-two number of shard servers \(got 3\)/, 'three servers are refused');

@@ -16,24 +16,19 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
+use CfShard;
+
 my @tests = qw(storage_model storage_model_index storage_model_orders fdw_model);
 
-my %node;
-for my $name (qw(coordinator shard1 shard2))
-{
-	$node{$name} = PostgreSQL::Test::Cluster->new($name);
-	$node{$name}->init;
-	$node{$name}->append_conf('postgresql.conf', "max_prepared_transactions = 5\ntrack_functions = 'all'\n");
-	$node{$name}->start;
-}
+my %node = start_nodes(qw(coordinator shard1 shard2));
 $node{$_}->safe_psql('postgres', 'CREATE EXTENSION cfstore') for qw(shard1 shard2);
 my $co = $node{coordinator};
 $co->safe_psql('postgres', 'CREATE DATABASE regression');
 $co->safe_psql('regression', 'CREATE EXTENSION cfstore_shard CASCADE');
 for my $s (1, 2)
 {
-	$co->safe_psql('regression', sprintf(q{SELECT cfstore_shard.add_server('s%d', 'postgres', host => '%s', port => %d)},
-		$s, $node{"shard$s"}->host, $node{"shard$s"}->port));
+	my ($ret, $out, $err) = add_server($co, 'regression', "s$s", $node{"shard$s"}, 'postgres');
+	die $err if $ret != 0;
 }
 $co->safe_psql('regression', 'SELECT cfstore_shard.create_cluster(8)');
 # what pg_regress sets on the databases it creates, and the sharding of every new keyspace

@@ -12,21 +12,16 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-my %node;
-for my $name (qw(coordinator shard1 shard2))
-{
-	$node{$name} = PostgreSQL::Test::Cluster->new($name);
-	$node{$name}->init;
-	$node{$name}->append_conf('postgresql.conf', "max_prepared_transactions = 5\n");
-	$node{$name}->start;
-}
+use CfShard;
+
+my %node = start_nodes(qw(coordinator shard1 shard2));
 $node{$_}->safe_psql('postgres', 'CREATE EXTENSION cfstore; CREATE ROLE alice') for qw(shard1 shard2);
 my $co = $node{coordinator};
 $co->safe_psql('postgres', 'CREATE EXTENSION cfstore_shard CASCADE; CREATE ROLE alice LOGIN; CREATE ROLE bob LOGIN');
 for my $s (1, 2)
 {
-	$co->safe_psql('postgres', sprintf(q{SELECT cfstore_shard.add_server('s%d', 'postgres', host => '%s', port => %d)},
-		$s, $node{"shard$s"}->host, $node{"shard$s"}->port));
+	my ($ret, $out, $err) = add_server($co, 'postgres', "s$s", $node{"shard$s"}, 'postgres');
+	die $err if $ret != 0;
 }
 $co->safe_psql('postgres', q{SELECT cfstore_shard.create_cluster(8);
 GRANT CREATE ON DATABASE postgres TO alice;
