@@ -52,7 +52,8 @@ OBJS = \
 	src/shard/cfshard.o \
 	src/shard/cfshard_xact.o \
 	src/shard/cfshard_table.o \
-	src/shard/cfshard_mapreduce.o
+	src/shard/cfshard_mapreduce.o \
+	src/shard/cfshard_plan.o
 
 # The install script is assembled from one file per subsystem, in order.
 SQL_PARTS = \

@@ -38,9 +38,9 @@ SELECT id AS post, (cfstore_shard.locate('Posts', 'posts', id)).*
   FROM unnest(ARRAY['0', '1', '2', '3']) id;
 
 \echo
-\echo '######## One post through the coordinator''s table: one shard, ORDER BY shipped'
-SELECT column_name, value FROM "Posts".posts WHERE key = '1' ORDER BY column_name;
-EXPLAIN (VERBOSE, COSTS OFF) SELECT column_name, value FROM "Posts".posts WHERE key = '1' ORDER BY column_name;
+\echo '######## One post through the coordinator''s table: one shard, ORDER BY and LIMIT shipped'
+SELECT column_name, value FROM "Posts".posts WHERE key = '1' ORDER BY column_name DESC LIMIT 1;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT column_name, value FROM "Posts".posts WHERE key = '1' ORDER BY column_name DESC LIMIT 1;
 
 \echo
 \echo '######## map-reduce: count the tags (out: "tags"), as the seed does'

@@ -785,9 +785,13 @@ static const CfRemoteStorage shard_storage = {
 	.write_cell = shard_write_cell,
 };
 
-/* Make the storage layer hand sharded column families to the shards (from _PG_init). */
+/*
+ * Make the storage layer hand sharded column families to the shards, and
+ * the planner key lookups of the coordinator's tables (from _PG_init).
+ */
 void
 cfShardInit(void)
 {
 	cf_remote_storage = &shard_storage;
+	cfShardPlanInit();
 }

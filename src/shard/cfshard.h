@@ -27,6 +27,9 @@ extern void cfShardStats(const CfColumnFamily *cf, CfStorageStats *st);
 extern Oid	cfShardOwner(void);
 extern void cfShardQuery(const char *query, int nargs, Oid *types, Datum *values, const bool *nulls, int part);
 
+/* cfshard_plan.c */
+extern void cfShardPlanInit(void);
+
 /* cfshard_table.c */
 extern Oid	cfShardTableCreate(const CfColumnFamily *cf);
 

@@ -188,12 +188,17 @@ is($co->safe_psql('postgres', qq{SELECT count(*) FROM "There"."Std" s
 	0, 'each row comes from the partition of the shard locate() names');
 my $plan = $co->safe_psql('postgres', q{EXPLAIN (VERBOSE, COSTS OFF)
   SELECT column_name, value FROM "There"."Std" WHERE key = 'k12' ORDER BY column_name DESC LIMIT 3});
-is($plan, qq{Limit
-  Output: "Std".column_name, "Std".value
-  ->  Foreign Scan on cfstore_shard.cf_${std}_$k12 "Std"
-        Output: "Std".column_name, "Std".value
-        Remote SQL: SELECT column_name, value FROM "There"."Std" WHERE ((key = 'k12')) ORDER BY column_name DESC NULLS FIRST},
-	'key equality reaches one shard, with the ORDER BY shipped');
+is($plan, qq{Foreign Scan on cfstore_shard.cf_${std}_$k12
+  Output: cf_${std}_$k12.column_name, cf_${std}_$k12.value
+  Remote SQL: SELECT column_name, value FROM "There"."Std" WHERE ((key = 'k12')) ORDER BY column_name DESC NULLS FIRST LIMIT 3::bigint},
+	'key equality reaches one shard, with the ORDER BY and the LIMIT shipped');
+$plan = $co->safe_psql('postgres', q{PREPARE p(text) AS SELECT column_name FROM "There"."Std" WHERE key = $1 ORDER BY column_name LIMIT 2;
+  EXPLAIN (VERBOSE, COSTS OFF) EXECUTE p('k12')});
+like($plan, qr/Remote SQL: SELECT column_name FROM "There"."Std" WHERE \(\(key = 'k12'\)\) ORDER BY column_name ASC NULLS LAST LIMIT 2::bigint$/,
+	'so does a prepared statement, for the key it is run with');
+$plan = $co->safe_psql('postgres', q{EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT column_name, value FROM "There"."Std" WHERE key = 'k12' OR key = 'k13' ORDER BY column_name DESC LIMIT 3});
+like($plan, qr/^Limit\n.*\n  ->  Sort\n/s, 'a query that is not a single-key lookup is planned over the partitions');
 $plan = $co->safe_psql('postgres', q{EXPLAIN (VERBOSE, COSTS OFF)
   SELECT column_name, value FROM "There"."Long" WHERE key = 7 ORDER BY column_name DESC LIMIT 3});
 like($plan, qr/Remote SQL: SELECT column_name, value FROM "There"."Long" WHERE \(\(key = 7\)\) ORDER BY column_name DESC NULLS FIRST$/,
@@ -221,6 +226,10 @@ is($co->safe_psql('postgres', q{SET ROLE reader; SELECT count(*) > 0 FROM "There
   SELECT count(*) > 0 FROM cfstore.get_slice('There', 'Std', 'k12')}), "t\nt", 'a grantee reads the table and the API');
 ($ret, $out, $err) = $co->psql('postgres', q{SET ROLE reader; SELECT count(*) FROM "There"."Sup"});
 like($err, qr/permission denied for table Sup/, 'and no other column family');
+($ret, $out, $err) = $co->psql('postgres', q{SET ROLE reader; SELECT count(*) FROM "There"."Sup" WHERE key = 'k1'});
+like($err, qr/permission denied for table Sup/, 'not even a key lookup, which reads one partition');
+($ret, $out, $err) = $co->psql('postgres', qq{SET ROLE reader; SELECT count(*) FROM cfstore_shard.cf_${std}_s1});
+like($err, qr/permission denied for foreign table cf_${std}_s1/, 'nor a partition by itself');
 
 # 3. A single-key read reaches one shard only.
 $node{$_}->safe_psql('postgres', 'SELECT pg_stat_reset()') for qw(shard1 shard2);

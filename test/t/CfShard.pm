@@ -11,8 +11,9 @@ use PostgreSQL::Test::Cluster;
 our @EXPORT = qw(start_nodes add_server);
 
 # Nodes named @names, started, with what sharding needs (prepared
-# transactions for two-phase commit, function counters to see which shard
-# ran a call); a hash of them by name.
+# transactions for two-phase commit, cfstore loaded in every session so
+# that a coordinator plans its key lookups on the shard's partition,
+# function counters to see which shard ran a call); a hash of them by name.
 sub start_nodes
 {
 	my (@names) = @_;
@@ -21,7 +22,7 @@ sub start_nodes
 	{
 		$node{$name} = PostgreSQL::Test::Cluster->new($name);
 		$node{$name}->init;
-		$node{$name}->append_conf('postgresql.conf', "max_prepared_transactions = 5\ntrack_functions = 'all'\n");
+		$node{$name}->append_conf('postgresql.conf', "max_prepared_transactions = 5\nsession_preload_libraries = 'cfstore'\ntrack_functions = 'all'\n");
 		$node{$name}->start;
 	}
 	return %node;

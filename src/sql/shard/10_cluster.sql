@@ -203,6 +203,11 @@ BEGIN
     FROM cfstore_shard.partition p JOIN cfstore_shard.server s ON s.name = p.server;
   EXECUTE format('CREATE SERVER cfstore_shard FOREIGN DATA WRAPPER plproxy OPTIONS (%s)', options);
   CREATE USER MAPPING FOR PUBLIC SERVER cfstore_shard;
+  IF NOT 'cfstore' = ANY (string_to_array(replace(current_setting('shared_preload_libraries') || ',' ||
+                                                  current_setting('session_preload_libraries'), ' ', ''), ',')) THEN
+    RAISE NOTICE 'cfstore is not in session_preload_libraries: a session that has not called cfstore yet plans key lookups of the coordinator''s tables over the partitions'
+      USING HINT = 'Add cfstore to session_preload_libraries (or shared_preload_libraries) on the coordinator, so that every session reads a key on its shard with the ORDER BY and the LIMIT shipped.';
+  END IF;
 END $$;
 COMMENT ON FUNCTION cfstore_shard.create_cluster(integer) IS
   'Place a power-of-two number of partitions of the key space on the registered shard servers, in turn';

@@ -1,0 +1,217 @@
+/*-------------------------------------------------------------------------
+ *
+ * cfshard_plan.c
+ *	  A key lookup in the coordinator's table of a sharded column family is
+ *	  planned on the one shard's partition, so that postgres_fdw ships its
+ *	  ORDER BY and its LIMIT.
+ *
+ * The coordinator's table is partitioned by hash of the key over foreign
+ * tables of the shards (cfshard_table.c).  PostgreSQL 15 prunes a query
+ * with key equality to one partition, but plans it as a partitioned
+ * table: postgres_fdw then ships the WHERE clause and (it sees the shard
+ * read the row in either order for free) the ORDER BY, never the LIMIT,
+ * which it can ship only when the foreign table is the query's relation.
+ *
+ * So a planner hook reads the query first.  When it is a SELECT of that
+ * one table (no join, no FOR UPDATE) whose WHERE clause has, at its top
+ * level, key = <constant> (or = a parameter whose value the plan is made
+ * for), it finds the partition PostgreSQL itself would route the key to
+ * (the partition key's own hash function, the bounds' own modulus) and
+ * makes the query read that partition: a new range table entry for it,
+ * every reference to the table moved there.  The table's own entry stays
+ * in the range table, out of the join tree, so that the executor checks
+ * the caller's privileges on it as before (a view's entry stays the same
+ * way); the partition's entry asks for none, as a partition reached
+ * through its parent does not.  Anything else is planned as it was.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/table.h"
+#include "catalog/pg_class.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/planner.h"
+#include "parser/parsetree.h"
+#include "partitioning/partbounds.h"
+#include "partitioning/partdesc.h"
+#include "rewrite/rewriteManip.h"
+#include "storage/lmgr.h"
+#include "utils/lsyscache.h"
+#include "utils/partcache.h"
+#include "utils/rel.h"
+
+#include "fdw/cffdw.h"
+#include "shard/cfshard.h"
+
+static planner_hook_type prev_planner_hook = NULL;
+
+/*
+ * The value of expr if it is a constant, or an external parameter whose
+ * value the plan is made for; false otherwise (and for NULL).
+ */
+static bool
+known_value(Node *expr, ParamListInfo params, Oid type, Datum *value)
+{
+	if (IsA(expr, Const))
+	{
+		Const	   *c = (Const *) expr;
+
+		if (c->constisnull || c->consttype != type)
+			return false;
+		*value = c->constvalue;
+		return true;
+	}
+	if (IsA(expr, Param) && ((Param *) expr)->paramkind == PARAM_EXTERN && params != NULL &&
+		params->paramFetch == NULL)
+	{
+		Param	   *p = (Param *) expr;
+		ParamExternData *d;
+
+		if (p->paramid < 1 || p->paramid > params->numParams)
+			return false;
+		d = &params->params[p->paramid - 1];
+		if (d->isnull || d->ptype != type || p->paramtype != type || !(d->pflags & PARAM_FLAG_CONST))
+			return false;
+		*value = d->value;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The key rel's partition key is compared with for equality at the top
+ * level of quals (an AND of clauses or one clause), if it is known.
+ */
+static bool
+key_equality(Node *quals, Index rti, PartitionKey key, ParamListInfo params, Datum *value)
+{
+	List	   *clauses;
+	ListCell   *lc;
+	Oid			eq = get_opfamily_member(key->partopfamily[0], key->partopcintype[0],
+										key->partopcintype[0], HTEqualStrategyNumber);
+
+	if (quals == NULL)
+		return false;
+	clauses = is_andclause(quals) ? ((BoolExpr *) quals)->args : list_make1(quals);
+	foreach(lc, clauses)
+	{
+		OpExpr	   *op = (OpExpr *) lfirst(lc);
+		Node	   *l;
+		Node	   *r;
+
+		if (!IsA(op, OpExpr) || op->opno != eq || list_length(op->args) != 2 ||
+			op->inputcollid != key->partcollation[0])
+			continue;
+		l = linitial(op->args);
+		r = lsecond(op->args);
+		if (!IsA(l, Var))
+		{
+			Node	   *t = l;
+
+			l = r;
+			r = t;
+		}
+		if (IsA(l, Var) && ((Var *) l)->varno == (int) rti && ((Var *) l)->varlevelsup == 0 &&
+			((Var *) l)->varattno == key->partattrs[0] &&
+			known_value(r, params, key->partopcintype[0], value))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The partition of the coordinator's table rte that holds the key of
+ * parse's top-level key equality, locked as rte is; InvalidOid if the
+ * query is not a key lookup of such a table.
+ */
+static Oid
+lookup_partition(Query *parse, Index rti, RangeTblEntry *rte, ParamListInfo params)
+{
+	Relation	rel;
+	PartitionKey key;
+	PartitionDesc desc;
+	Datum		value;
+	bool		isnull = false;
+	Oid			part = InvalidOid;
+
+	rel = table_open(rte->relid, NoLock);	/* the parser has locked it */
+	key = RelationGetPartitionKey(rel);
+	desc = RelationGetPartitionDesc(rel, true);
+	if (key->strategy == PARTITION_STRATEGY_HASH && key->partnatts == 1 && key->partattrs[0] != 0 &&
+		desc->nparts > 0 && key_equality(parse->jointree->quals, rti, key, params, &value))
+	{
+		uint64		hash = compute_partition_hash_value(1, key->partsupfunc, key->partcollation, &value, &isnull);
+		int			index = desc->boundinfo->indexes[hash % desc->boundinfo->nindexes];
+
+		if (index >= 0 && get_rel_relkind(desc->oids[index]) == RELKIND_FOREIGN_TABLE &&
+			cfFdwCanonicalTable(get_namespace_name(RelationGetNamespace(rel)), RelationGetRelationName(rel)) ==
+			rte->relid)
+		{
+			Relation	partrel;
+
+			/* the partition's columns are the table's, number for number */
+			LockRelationOid(desc->oids[index], rte->rellockmode);
+			partrel = table_open(desc->oids[index], NoLock);
+			if (RelationGetDescr(partrel)->natts == RelationGetDescr(rel)->natts)
+				part = desc->oids[index];
+			table_close(partrel, NoLock);
+		}
+	}
+	table_close(rel, NoLock);
+	return part;
+}
+
+/* Plan a key lookup of a coordinator's table on the shard's partition (see above). */
+static void
+route_key_lookup(Query *parse, ParamListInfo params)
+{
+	RangeTblRef *ref;
+	RangeTblEntry *rte;
+	RangeTblEntry *partrte;
+	Oid			part;
+
+	if (parse->commandType != CMD_SELECT || parse->rowMarks != NIL || parse->setOperations != NULL ||
+		parse->jointree == NULL || list_length(parse->jointree->fromlist) != 1 ||
+		!IsA(linitial(parse->jointree->fromlist), RangeTblRef))
+		return;
+	ref = linitial_node(RangeTblRef, parse->jointree->fromlist);
+	rte = rt_fetch(ref->rtindex, parse->rtable);
+	if (rte->rtekind != RTE_RELATION || rte->relkind != RELKIND_PARTITIONED_TABLE || !rte->inh ||
+		rte->tablesample != NULL)
+		return;
+	part = lookup_partition(parse, ref->rtindex, rte, params);
+	if (!OidIsValid(part))
+		return;
+	partrte = (RangeTblEntry *) copyObjectImpl(rte);
+	partrte->relid = part;
+	partrte->relkind = RELKIND_FOREIGN_TABLE;
+	partrte->inh = false;
+	partrte->requiredPerms = 0;
+	partrte->checkAsUser = InvalidOid;
+	partrte->selectedCols = NULL;
+	partrte->insertedCols = NULL;
+	partrte->updatedCols = NULL;
+	partrte->extraUpdatedCols = NULL;
+	parse->rtable = lappend(parse->rtable, partrte);
+	ChangeVarNodes((Node *) parse, ref->rtindex, list_length(parse->rtable), 0);
+	rte->inh = false;			/* kept for its privileges only */
+}
+
+/* planner_hook: key lookups of the coordinator's tables go to their shard's partition. */
+static PlannedStmt *
+shard_planner(Query *parse, const char *query_string, int cursorOptions, ParamListInfo boundParams)
+{
+	route_key_lookup(parse, boundParams);
+	if (prev_planner_hook)
+		return prev_planner_hook(parse, query_string, cursorOptions, boundParams);
+	return standard_planner(parse, query_string, cursorOptions, boundParams);
+}
+
+/* Install the planner hook (from _PG_init). */
+void
+cfShardPlanInit(void)
+{
+	prev_planner_hook = planner_hook;
+	planner_hook = shard_planner;
+}
