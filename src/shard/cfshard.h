@@ -37,7 +37,7 @@ extern Oid	cfShardTableCreate(const CfColumnFamily *cf);
 extern void cfShardQueueWrite(const char *server, const CfWrite *w);
 extern bool cfShardInTransaction(void);
 extern void cfShardFlush(void);
-extern void cfShardReadAll(char **servers, int n, const char *sql, int nparams, const char *const *values,
+extern void cfShardReadAll(char **servers, int n, const char *name, const char *sql, int nparams, const char *const *values,
 						   const int *lengths, const int *formats, PGresult **results);
 
 #endif							/* CFSHARD_H */

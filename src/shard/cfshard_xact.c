@@ -85,6 +85,8 @@ typedef struct CfShardConn
 	const char *values[6];
 	List	   *pending;		/* CfShardChunk, in TopTransactionContext */
 	Size		pending_bytes;
+	List	   *statements;		/* names of the statements prepared on conn
+								 * (String, in TopMemoryContext) */
 } CfShardConn;
 
 static CfShardConn **shard_conns = NULL;
@@ -183,6 +185,8 @@ conn_open(CfShardConn *c)
 	}
 	PQsetNoticeReceiver(conn, conn_notice, c);
 	c->conn = conn;
+	list_free_deep(c->statements);	/* a new session has none */
+	c->statements = NIL;
 }
 
 /* Close the connection of c, cancelling what runs there; its transaction there ends with it. */
@@ -347,9 +351,11 @@ conn_result(CfShardConn *c)
 
 /* Send a statement to c (its parameters, if any, text or binary; results binary if asked). */
 static void
-conn_send(CfShardConn *c, const char *sql, int nparams, const char *const *values, const int *lengths,
-		  const int *formats, bool binary)
+conn_send(CfShardConn *c, const char *name, const char *sql, int nparams, const char *const *values,
+		  const int *lengths, const int *formats, bool binary)
 {
+	bool		sent;
+
 	if (c->conn == NULL)
 	{
 		if (c->depth > 0)
@@ -358,7 +364,34 @@ conn_send(CfShardConn *c, const char *sql, int nparams, const char *const *value
 					 errmsg("the transaction lost shard server %s", c->server)));
 		conn_open(c);
 	}
-	if (!PQsendQueryParams(c->conn, sql, nparams, NULL, values, lengths, formats, binary ? 1 : 0))
+	if (name != NULL && !list_member(c->statements, makeString((char *) name)))
+	{
+		/* prepared once per session there: later calls are not parsed again */
+		PGresult   *res = PQprepare(c->conn, name, sql, nparams, NULL);
+		bool		ok = res != NULL && PQresultStatus(res) == PGRES_COMMAND_OK;
+		char	   *msg = ok ? NULL : pchomp(PQerrorMessage(c->conn));
+
+		PQclear(res);
+		if (!ok)
+		{
+			if (PQstatus(c->conn) != CONNECTION_OK)
+				conn_lose(c);
+			ereport(ERROR,
+					(errcode(ERRCODE_CONNECTION_FAILURE),
+					 errmsg("shard server %s: %s", c->server, msg)));
+		}
+		{
+			MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+
+			c->statements = lappend(c->statements, makeString(pstrdup(name)));
+			MemoryContextSwitchTo(old);
+		}
+	}
+	if (name != NULL)
+		sent = PQsendQueryPrepared(c->conn, name, nparams, values, lengths, formats, binary ? 1 : 0);
+	else
+		sent = PQsendQueryParams(c->conn, sql, nparams, NULL, values, lengths, formats, binary ? 1 : 0);
+	if (!sent)
 	{
 		char	   *msg = pchomp(PQerrorMessage(c->conn));
 
@@ -373,7 +406,7 @@ conn_send(CfShardConn *c, const char *sql, int nparams, const char *const *value
 static void
 conn_exec(CfShardConn *c, const char *sql)
 {
-	conn_send(c, sql, 0, NULL, NULL, NULL, false);
+	conn_send(c, NULL, sql, 0, NULL, NULL, NULL, false);
 	PQclear(conn_result(c));
 }
 
@@ -440,7 +473,7 @@ conn_flush(CfShardConn *c)
 
 		/* chunks are in level order, none below the server's depth (see the subxact callback) */
 		conn_enter(c, chunk->level, true);
-		conn_send(c, "SELECT cfstore._remote_write_batch($1)", 1, values, lengths, formats, false);
+		conn_send(c, "cfstore_shard_write", "SELECT cfstore._remote_write_batch($1)", 1, values, lengths, formats, false);
 		PQclear(conn_result(c));
 		c->pending = list_delete_first(c->pending);
 	}
@@ -500,10 +533,11 @@ cfShardQueueWrite(const char *server, const CfWrite *w)
 /*
  * Send a read to every server of servers at once, in the transaction's
  * state there, and collect the results (binary) into results; the caller
- * PQclears them.  Pending writes are sent first.
+ * PQclears them.  Pending writes are sent first.  A read the coordinator
+ * makes often has a name: it is prepared once per session on each server.
  */
 void
-cfShardReadAll(char **servers, int n, const char *sql, int nparams, const char *const *values,
+cfShardReadAll(char **servers, int n, const char *name, const char *sql, int nparams, const char *const *values,
 			   const int *lengths, const int *formats, PGresult **results)
 {
 	CfShardConn **cs = palloc(sizeof(CfShardConn *) * n);
@@ -516,7 +550,7 @@ cfShardReadAll(char **servers, int n, const char *sql, int nparams, const char *
 		conn_enter(cs[i], GetCurrentTransactionNestLevel(), false);
 	}
 	for (int i = 0; i < n; i++)
-		conn_send(cs[i], sql, nparams, values, lengths, formats, true);
+		conn_send(cs[i], name, sql, nparams, values, lengths, formats, true);
 	PG_TRY();
 	{
 		for (int i = 0; i < n; i++)
@@ -595,7 +629,7 @@ pre_commit(void)
 				CfShardConn *c = shard_conns[i];
 				PGresult   *res;
 
-				conn_send(c, "COMMIT", 0, NULL, NULL, NULL, false);
+				conn_send(c, NULL, "COMMIT", 0, NULL, NULL, NULL, false);
 				res = conn_result(c);
 				if (strcmp(PQcmdStatus(res), "COMMIT") != 0)
 				{
@@ -622,7 +656,7 @@ pre_commit(void)
 			continue;
 		make_gid(c);
 		snprintf(sql, sizeof(sql), "PREPARE TRANSACTION '%s'", c->gid);
-		conn_send(c, sql, 0, NULL, NULL, NULL, false);
+		conn_send(c, NULL, sql, 0, NULL, NULL, NULL, false);
 		c->prepare_sent = true;
 	}
 	for (int i = 0; i < nshard_conns; i++)

@@ -259,7 +259,7 @@ my $down = $co->safe_psql('postgres', q{SELECT key FROM (SELECT 'k' || i AS key 
 my $up = $co->safe_psql('postgres', q{SELECT key FROM (SELECT 'k' || i AS key FROM generate_series(0, 40) i) k
   WHERE (cfstore_shard.locate('There', 'Std', key)).server = 's1' LIMIT 1});
 ($ret, $out, $err) = $co->psql('postgres', qq{SELECT count(*) FROM cfstore.get_slice('There', 'Std', '$down')});
-like($err, qr/on shard server s2/, 'a read of a row on the shard that is down fails, naming it');
+like($err, qr/could not connect to shard server s2/, 'a read of a row on the shard that is down fails, naming it');
 ($ret, $out, $err) = $co->psql('postgres', q{SELECT count(*) FROM cfstore.get_range_slices('There', 'Std', key_count => 1000)});
 isnt($ret, 0, 'a range read fails rather than answering from one shard');
 like($err, qr/on the shard servers \(not answering: s2\)/, 'naming the shard that is down');

@@ -1,20 +1,13 @@
 -- ---------------------------------------------------------------------------
--- The remote calls of the storage of a sharded keyspace (src/shard/cfshard.c):
--- PL/Proxy functions over cluster cfstore_shard, calling on the shards the
--- functions of src/api/cfremote.c.  A slice goes to the partition of its
--- row; an index slice, a scan and a key listing to every shard.  Writes do
--- not go through PL/Proxy: they belong to the coordinator's transaction
--- (src/shard/cfshard_xact.c).
+-- The remote calls of the storage of a sharded keyspace that go to every
+-- shard (src/shard/cfshard.c): PL/Proxy functions over cluster
+-- cfstore_shard, calling on the shards the functions of src/api/cfremote.c
+-- at once.  An index slice, a scan and a key listing go to every shard.
+-- The slice of one row goes to its server on the coordinator's own
+-- connection there, as a statement prepared once per session (PL/Proxy
+-- would plan its call here and have the shard parse it, each time), and
+-- writes belong to the coordinator's transaction (src/shard/cfshard_xact.c).
 -- ---------------------------------------------------------------------------
-
-CREATE FUNCTION cfstore_shard._slice(p_part integer, p_keyspace text, p_column_family text,
-    p_index_name text, p_key bytea, p_super_column bytea, p_start bytea, p_finish bytea,
-    p_reversed boolean, p_count bigint, p_whole_super boolean)
-RETURNS SETOF cfstore.raw_cell AS $$
-  CLUSTER 'cfstore_shard';
-  RUN ON p_part;
-  SELECT * FROM cfstore._remote_slice($2, $3, $4, $5, $6, $7, $8, $9, $10, $11);
-$$ LANGUAGE plproxy;
 
 CREATE FUNCTION cfstore_shard._slice_all(p_keyspace text, p_column_family text,
     p_index_name text, p_key bytea, p_super_column bytea, p_start bytea, p_finish bytea,
