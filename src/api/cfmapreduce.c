@@ -9,8 +9,9 @@
  * for its mapReduce: row_key (the key, of its SQL type) and doc (jsonb:
  * each column's name as text, its value as the foreign table gives it).
  * The job's map is a query run once per document, LATERAL, that returns
- * the emitted pairs as two columns (key, value); its reduce is an
- * aggregate expression over value, e.g. sum(value).  Here the pairs are
+ * the emitted pairs as two columns (key, value), a pair with a NULL key
+ * being dropped; its reduce is an aggregate expression over value, e.g.
+ * sum(value).  Here the pairs are
  * grouped by key and reduced, so what crosses the network is one row per
  * distinct key; the coordinator reduces those again.  The counts MongoDB
  * reports come back too: documents read (input), pairs emitted (emit),
@@ -139,7 +140,8 @@ cfstore_map_local(PG_FUNCTION_ARGS)
 				   "SELECT t.key AS row_key, pg_catalog.jsonb_object_agg(t.column_name::pg_catalog.text, t.value) AS doc"
 				   " FROM %s t GROUP BY t.key),"
 				   " reduced AS MATERIALIZED (SELECT e.key::pg_catalog.text AS key, (%s\n) AS value,"
-				   " pg_catalog.count(*) AS emitted FROM docs, LATERAL (%s\n) AS e(key, value) GROUP BY e.key)"
+				   " pg_catalog.count(*) AS emitted FROM docs, LATERAL (%s\n) AS e(key, value)"
+				   " WHERE e.key IS NOT NULL GROUP BY e.key)"
 				   " SELECT r.key, r.value::pg_catalog.text, pg_catalog.pg_typeof(r.value)::pg_catalog.text,"
 				   " NULL::bigint, NULL::bigint FROM reduced r"
 				   " UNION ALL SELECT NULL, NULL, NULL, (SELECT pg_catalog.count(*) FROM docs),"

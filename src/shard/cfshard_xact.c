@@ -171,6 +171,7 @@ static void
 conn_open(CfShardConn *c)
 {
 	PGconn	   *conn;
+	ListCell   *lc;
 
 	if (c->keywords[0] == NULL)
 		server_params(c);
@@ -187,7 +188,9 @@ conn_open(CfShardConn *c)
 	}
 	PQsetNoticeReceiver(conn, conn_notice, c);
 	c->conn = conn;
-	list_free_deep(c->statements);	/* a new session has none */
+	foreach(lc, c->statements)	/* a new session has none */
+		pfree(strVal(lfirst(lc)));
+	list_free_deep(c->statements);
 	c->statements = NIL;
 }
 

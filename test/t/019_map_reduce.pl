@@ -82,6 +82,10 @@ is($co->safe_psql('postgres', qq{SET ROLE alice; SELECT cfstore_shard.map_reduce
   \$\$SELECT length(doc ->> 'content') % 3, row_key::bigint\$\$, 'max(value)') -> 'result'}),
 	$co->safe_psql('postgres', q{SELECT jsonb_agg(jsonb_build_object('_id', k::text, 'value', m) ORDER BY k::text)
   FROM (SELECT length(content) % 3 AS k, max(id)::bigint AS m FROM posts GROUP BY 1) g}), 'max() reduces as well');
+my $odd = $co->safe_psql('postgres', qq{SET ROLE alice; SELECT cfstore_shard.map_reduce('Blog', 'Posts',
+  \$\$SELECT CASE WHEN row_key::int % 2 = 1 THEN 'odd' END, 1\$\$, 'sum(value)')});
+is($co->safe_psql('postgres', qq{SELECT r -> 'result', r #> '{counts,input}', r #> '{counts,emit}' FROM (SELECT '$odd'::jsonb AS r) x}),
+	'[{"_id": "odd", "value": 100000}]|200000|100000', 'pairs with a NULL key are dropped, and counted as not emitted');
 
 # who may run a job, and what a job may be
 my ($ret, $out, $err) = $co->psql('postgres', "SET ROLE bob; SELECT $job");
