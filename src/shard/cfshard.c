@@ -241,20 +241,12 @@ cfShardOwner(void)
 	return cf_shard_owner;
 }
 
-/* Name the shard server (or servers) a failed remote call went to. */
+/* Name the shard servers that do not answer, when a call on every shard failed. */
 static void
-shard_error_context(void *arg)
+shard_error_context(void *arg pg_attribute_unused())
 {
-	int			part = *(const int *) arg;
-
 	StringInfoData down;
 
-	if (part >= 0 && part < cf_partitions)
-	{
-		errcontext("on shard server %s (partition %d)", cf_partition_server[part], part);
-		return;
-	}
-	/* a call on every shard: name those that do not answer now */
 	initStringInfo(&down);
 	for (int i = 0; i < cf_nservers; i++)
 		if (PQping(psprintf("%s connect_timeout=5", cf_server_conninfo[i])) != PQPING_OK)
@@ -266,12 +258,12 @@ shard_error_context(void *arg)
 }
 
 /*
- * Run query (a call of a cfstore_shard PL/Proxy function) with its
- * arguments, as the extension's owner, in SPI (connected by the caller);
- * part is the partition it goes to, or -1 for every shard.
+ * Run query (a call of a cfstore_shard PL/Proxy function on every shard)
+ * with its arguments, as the extension's owner, in SPI (connected by the
+ * caller).
  */
 void
-cfShardQuery(const char *query, int nargs, Oid *types, Datum *values, const bool *nulls, int part)
+cfShardQuery(const char *query, int nargs, Oid *types, Datum *values, const bool *nulls)
 {
 	Oid			save_userid;
 	int			save_sec;
@@ -283,7 +275,7 @@ cfShardQuery(const char *query, int nargs, Oid *types, Datum *values, const bool
 	for (int i = 0; i < nargs; i++)
 		n[i] = nulls[i] ? 'n' : ' ';
 	context.callback = shard_error_context;
-	context.arg = &part;
+	context.arg = NULL;
 	context.previous = error_context_stack;
 	error_context_stack = &context;
 	GetUserIdAndSecContext(&save_userid, &save_sec);
@@ -648,7 +640,7 @@ shard_slice_begin(Relation rel, const CfColumnFamily *cf, const CfSliceSpec *spe
 		elog(ERROR, "SPI_connect failed");
 	values[0] = Int32GetDatum(-1);
 	cfShardQuery("SELECT * FROM cfstore_shard._slice_all($2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-				 11, types, values, nulls, -1);
+				 11, types, values, nulls);
 	r = cells_from_result(cxt);
 	merge_index_slice(r, spec);
 	SPI_finish();
@@ -688,7 +680,7 @@ shard_scan_begin(Relation rel, const CfColumnFamily *cf)
 		values[1] = CStringGetTextDatum(cf->name);
 		if (SPI_connect() != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed");
-		cfShardQuery("SELECT * FROM cfstore_shard._scan_all($1, $2)", 2, types, values, nulls, -1);
+		cfShardQuery("SELECT * FROM cfstore_shard._scan_all($1, $2)", 2, types, values, nulls);
 		r = cells_from_result(cxt);
 		SPI_finish();
 	}
@@ -757,7 +749,7 @@ shard_next_row_keys(Relation rel pg_attribute_unused(), const CfColumnFamily *cf
 		values[4] = Int32GetDatum(max);
 		if (SPI_connect() != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed");
-		cfShardQuery("SELECT * FROM cfstore_shard._row_keys_all($1, $2, $3, $4, $5)", 5, types, values, nulls, -1);
+		cfShardQuery("SELECT * FROM cfstore_shard._row_keys_all($1, $2, $3, $4, $5)", 5, types, values, nulls);
 		n = (int) SPI_processed;
 		all = MemoryContextAlloc(caller, sizeof(bytea *) * Max(n, 1));
 		for (int i = 0; i < n; i++)

@@ -25,7 +25,7 @@ extern int32 cfShardPartition(const CfColumnFamily *cf, const uint8 *key, int le
 extern int	cfShardPartitions(const char *const **servers);
 extern void cfShardStats(const CfColumnFamily *cf, CfStorageStats *st);
 extern Oid	cfShardOwner(void);
-extern void cfShardQuery(const char *query, int nargs, Oid *types, Datum *values, const bool *nulls, int part);
+extern void cfShardQuery(const char *query, int nargs, Oid *types, Datum *values, const bool *nulls);
 
 /* cfshard_plan.c */
 extern void cfShardPlanInit(void);

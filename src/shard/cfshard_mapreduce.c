@@ -94,7 +94,7 @@ cfstore_shard_map_shards(PG_FUNCTION_ARGS)
 	rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	cfShardQuery("SELECT * FROM cfstore_shard._map_all($1, $2, $3, $4, $5, $6)", 6, types, values, nulls, -1);
+	cfShardQuery("SELECT * FROM cfstore_shard._map_all($1, $2, $3, $4, $5, $6)", 6, types, values, nulls);
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
 		HeapTuple	tup = SPI_tuptable->vals[i];
