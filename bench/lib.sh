@@ -52,14 +52,16 @@ checkpoint() {
 }
 
 # Print a results table: $1 is SQL yielding (metric, cf, heap, ratio), $2
-# the title; labels, digits and targets come from bench_metric.
+# the title, $3 and $4 the names of the two measured columns (default
+# cfstore and heap); labels, digits and targets come from bench_metric.
 print_table() {
+    local a=${3:-cfstore} b=${4:-heap}
     qt -c "\\pset footer off" -c "\\pset title '$2'" -c "
 WITH f AS ($1)
 SELECT m.label AS metric,
-       round(f.cf::numeric, m.digits) AS cfstore,
-       round(f.heap::numeric, m.digits) AS heap,
-       round(f.ratio::numeric, 3) AS \"ratio cfstore/heap\",
+       round(f.cf::numeric, m.digits) AS $a,
+       round(f.heap::numeric, m.digits) AS $b,
+       round(f.ratio::numeric, 3) AS \"ratio $a/$b\",
        m.target_label AS target,
        CASE m.target_kind
          WHEN 'ratio<=' THEN CASE WHEN f.ratio <= m.target + 1e-9 THEN 'PASS' ELSE 'FAIL' END

@@ -123,27 +123,6 @@ pgbench_tps() {
     echo "$tps"
 }
 
-# Results table: lib.sh's print_table with this script's columns, the
-# figure through the coordinator ("sharded"), what it is compared with
-# ("reference", named in the metric) and their ratio.  $1 is SQL yielding
-# (metric, cf, heap, ratio) as lib.sh's PER_RUN_PAIRS does, where
-# engine 'cfstore' is the sharded figure and 'heap' the reference.
-print_shard_table() {
-    qt -c "\\pset footer off" -c "\\pset title '$2'" -c "
-WITH f AS ($1)
-SELECT m.label AS metric,
-       round(f.cf::numeric, m.digits) AS sharded,
-       round(f.heap::numeric, m.digits) AS reference,
-       round(f.ratio::numeric, 3) AS \"ratio sharded/reference\",
-       m.target_label AS target,
-       CASE m.target_kind
-         WHEN 'ratio>=' THEN CASE WHEN f.ratio >= m.target - 1e-9 THEN 'PASS' ELSE 'FAIL' END
-         WHEN 'cfstore<=' THEN CASE WHEN f.cf <= m.target + 1e-9 THEN 'PASS' ELSE 'FAIL' END
-         ELSE '' END AS verdict
-  FROM f JOIN bench_metric m USING (metric)
- ORDER BY m.ord"
-}
-
 T_START=$(date +%s)
 echo "== cfstore sharded keyspace benchmark: POSTS=$POSTS; timeline ROWS=$ROWS COLS=$COLS ($CELLS cells); RUNS=$RUNS"
 echo "   coordinator ${PGHOST:-(default host)} port ${PGPORT:-(default)}; shard1 $SHARD1_HOST port $SHARD1_PORT;" \
@@ -429,18 +408,19 @@ SQL
 
     STEP="run $run: print"
     echo
-    print_shard_table "SELECT metric, cf, heap, ratio FROM ($PER_RUN_PAIRS) p WHERE run = $run" "run $run"
+    print_table "SELECT metric, cf, heap, ratio FROM ($PER_RUN_PAIRS) p WHERE run = $run" "run $run" sharded reference
 done
 
 # ---------------------------------------------------------------------------
 STEP="medians"
 echo
 echo "== result: median of $RUNS run(s); ratio = median of the per-run ratios sharded/reference"
-print_shard_table "SELECT metric,
+print_table "SELECT metric,
        percentile_cont(0.5) WITHIN GROUP (ORDER BY cf) AS cf,
        percentile_cont(0.5) WITHIN GROUP (ORDER BY heap) AS heap,
        percentile_cont(0.5) WITHIN GROUP (ORDER BY ratio) AS ratio
-  FROM ($PER_RUN_PAIRS) p GROUP BY metric" "shard: POSTS=$POSTS ROWS=$ROWS COLS=$COLS CLIENTS=$CLIENTS, median of $RUNS run(s)"
+  FROM ($PER_RUN_PAIRS) p GROUP BY metric" "shard: POSTS=$POSTS ROWS=$ROWS COLS=$COLS CLIENTS=$CLIENTS, median of $RUNS run(s)" \
+    sharded reference
 echo "loads: once, before run 1; wall times: psql's \\timing at the client, each statement's second run in its session"
 echo "content check: $([ $CONTENT_OK = yes ] && echo "the job, one-node cfstore and heap gave the same $TAGS tag counts; the same latest-10 slices through the coordinator and directly" || echo 'FAILED (see WARNING lines)')"
 echo "elapsed: $(( $(date +%s) - T_START )) s"
