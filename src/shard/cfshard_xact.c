@@ -496,6 +496,47 @@ conn_flush(CfShardConn *c)
 	c->pending_bytes = 0;
 }
 
+/*
+ * At commit: when the transaction wrote one batch, to one server, and has
+ * opened no transaction there, send that batch alone, in autocommit: one
+ * statement is atomic there, as BEGIN, the batch and COMMIT would be, in
+ * one round trip instead of three.  False if that is not the case.
+ */
+static bool
+commit_one_batch(void)
+{
+	CfShardConn *only = NULL;
+	CfShardChunk *chunk;
+	const char *values[1];
+	int			lengths[1];
+	int			formats[1] = {1};
+
+	for (int i = 0; i < nshard_conns; i++)
+	{
+		CfShardConn *c = shard_conns[i];
+
+		if (c->depth > 0 || c->lost)
+			return false;
+		if (c->pending != NIL)
+		{
+			if (only != NULL)
+				return false;
+			only = c;
+		}
+	}
+	if (only == NULL || list_length(only->pending) != 1)
+		return false;
+	chunk = linitial(only->pending);
+	values[0] = chunk->data.data;
+	lengths[0] = chunk->data.len;
+	conn_check(only);
+	conn_send(only, "cfstore_shard_write", "SELECT cfstore._remote_write_batch($1)", 1, values, lengths, formats, false);
+	only->pending = NIL;
+	only->pending_bytes = 0;
+	PQclear(conn_result(only));
+	return true;
+}
+
 /* Whether the current transaction has anything on a shard server: open there or pending. */
 bool
 cfShardInTransaction(void)
@@ -618,6 +659,8 @@ pre_commit(void)
 	int			open = 0;
 	ErrorData  *volatile first_error = NULL;
 
+	if (commit_one_batch())
+		return;
 	cfShardFlush();
 	for (int i = 0; i < nshard_conns; i++)
 	{
