@@ -226,6 +226,14 @@ is($co->safe_psql('postgres', q{SET ROLE reader; SELECT count(*) > 0 FROM "There
   SELECT count(*) > 0 FROM cfstore.get_slice('There', 'Std', 'k12')}), "t\nt", 'a grantee reads the table and the API');
 ($ret, $out, $err) = $co->psql('postgres', q{SET ROLE reader; SELECT count(*) FROM "There"."Sup"});
 like($err, qr/permission denied for table Sup/, 'and no other column family');
+is($co->safe_psql('postgres', q{SELECT string_agg(p.proname, ',' ORDER BY p.proname) FROM pg_proc p
+  WHERE p.pronamespace = 'cfstore_shard'::regnamespace AND has_function_privilege('reader', p.oid, 'EXECUTE')}),
+	'_conninfo,_map_shards,_partition_of,locate,map_reduce,partitions',
+	'a plain role may call only these functions of cfstore_shard');
+($ret, $out, $err) = $co->psql('postgres', q{SET ROLE reader; SELECT cfstore_shard._table_replace(1)});
+like($err, qr/permission denied for function _table_replace/, 'not the internal ones');
+($ret, $out, $err) = $co->psql('postgres', q{SET ROLE reader; SELECT count(*) FROM cfstore_shard._map_all(ARRAY[0], 'There', 'Std', 'SELECT 1, 1', 'sum(value)', 'postgres')});
+like($err, qr/permission denied for function _map_all/, 'nor the PL/Proxy ones');
 ($ret, $out, $err) = $co->psql('postgres', q{SET ROLE reader; SELECT count(*) FROM "There"."Sup" WHERE key = 'k1'});
 like($err, qr/permission denied for table Sup/, 'not even a key lookup, which reads one partition');
 ($ret, $out, $err) = $co->psql('postgres', qq{SET ROLE reader; SELECT count(*) FROM cfstore_shard.cf_${std}_s1});

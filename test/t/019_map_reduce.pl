@@ -111,6 +111,14 @@ is($node{shard1}->safe_psql('postgres', q{SELECT count(DISTINCT key) > 80000 FRO
 ($ret, $out, $err) = $co->psql('postgres', qq{SET ROLE alice; SELECT cfstore_shard.map_reduce('Blog', 'Posts', $map, 'sum(value)', 'Nope')});
 like($err, qr/unconfigured columnfamily Nope/, 'an unknown output column family is refused');
 
+# on a shard, the map's entry point is not anybody's
+($ret, $out, $err) = $node{shard1}->psql('postgres', q{SET ROLE alice;
+  SELECT * FROM cfstore._map_local(ARRAY[0], 'Blog', 'Posts', 'SELECT 1, 1', 'sum(value)', 'postgres')});
+like($err, qr/permission denied for function _map_local/, 'a role on a shard cannot run a map as another role');
+($ret, $out, $err) = $node{shard1}->psql('postgres', q{CREATE ROLE eve;
+  SELECT * FROM cfstore._map_local(ARRAY[0], 'Blog', 'Posts', 'SELECT 1, 1', 'sum(value)', 'eve')});
+like($err, qr/role eve does not own keyspace Blog here/, 'and a map runs only as the keyspace\'s owner');
+
 # a shard that is down: an error naming it, no partial answer
 $node{shard2}->stop;
 ($ret, $out, $err) = $co->psql('postgres', "SET ROLE alice; SELECT $job");
