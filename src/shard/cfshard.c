@@ -40,16 +40,15 @@
 
 #include "access/hash.h"
 #include "catalog/namespace.h"
-#include "catalog/partition.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 #include "commands/defrem.h"
-#include "common/hashfn.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "partitioning/partbounds.h"
 #include "port/pg_bswap.h"
 #include "utils/memutils.h"
 
@@ -171,7 +170,9 @@ cfShardPartition(const CfColumnFamily *cf, const uint8 *key, int len)
 	static Oid	hash_type = InvalidOid;
 	static FmgrInfo hash_fn;
 	Oid			typid = cfFdwSqlType(cf->key_validator);
-	uint64		hash;
+	Oid			collation = typid == TEXTOID ? C_COLLATION_OID : InvalidOid;
+	Datum		value;
+	bool		isnull = false;
 
 	if (typid != hash_type)
 	{
@@ -188,11 +189,10 @@ cfShardPartition(const CfColumnFamily *cf, const uint8 *key, int len)
 		fmgr_info_cxt(proc, &hash_fn, TopMemoryContext);
 		hash_type = typid;
 	}
-	hash = DatumGetUInt64(FunctionCall2Coll(&hash_fn, typid == TEXTOID ? C_COLLATION_OID : InvalidOid,
-											key_datum(cf->key_validator, typid, key, len),
-											UInt64GetDatum(HASH_PARTITION_SEED)));
-	hash = hash_combine64(0, hash);
-	return (int32) (hash % (uint64) shard_partitions());
+	value = key_datum(cf->key_validator, typid, key, len);
+	/* PostgreSQL's own computation, as its hash partitioning routes the key */
+	return (int32) (compute_partition_hash_value(1, &hash_fn, &collation, &value, &isnull) %
+					(uint64) shard_partitions());
 }
 
 /*
