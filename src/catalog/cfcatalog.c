@@ -29,6 +29,7 @@
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/hsearch.h"
@@ -140,16 +141,43 @@ parse_column(HeapTuple tup, TupleDesc desc, int col)
 	return cfTypeParse(TextDatumGetCString(d));
 }
 
-/* qsort comparator for column definitions, under the name comparator. */
+/*
+ * qsort comparator for column definitions: whole-name entries first, under
+ * the name comparator, then the CQL3 columns by their names' bytes.
+ */
 static int
 compare_column_defs(const void *a, const void *b, void *arg)
 {
 	const CfColumnDef *x = a;
 	const CfColumnDef *y = b;
 
+	if ((x->component >= 0) != (y->component >= 0))
+		return x->component >= 0 ? 1 : -1;
+	if (x->component >= 0)
+		return cfBytesCompare((const uint8 *) VARDATA_ANY(x->name), VARSIZE_ANY_EXHDR(x->name),
+							  (const uint8 *) VARDATA_ANY(y->name), VARSIZE_ANY_EXHDR(y->name));
 	return cfTypeCompare((const CfType *) arg,
 						 (const uint8 *) VARDATA_ANY(x->name), VARSIZE_ANY_EXHDR(x->name),
 						 (const uint8 *) VARDATA_ANY(y->name), VARSIZE_ANY_EXHDR(y->name));
+}
+
+/* A text[] column of a catalog row as a C array in the current context. */
+static char **
+text_array_column(HeapTuple tup, TupleDesc desc, int col, int *n)
+{
+	bool		isnull;
+	Datum		d = SPI_getbinval(tup, desc, col, &isnull);
+	Datum	   *elems;
+	char	  **out;
+
+	*n = 0;
+	if (isnull)
+		return NULL;
+	deconstruct_array(DatumGetArrayTypeP(d), TEXTOID, -1, false, TYPALIGN_INT, &elems, NULL, n);
+	out = palloc(sizeof(char *) * Max(*n, 1));
+	for (int i = 0; i < *n; i++)
+		out[i] = TextDatumGetCString(elems[i]);
+	return out;
 }
 
 /*
@@ -245,7 +273,7 @@ read_column_family(const char *keyspace, const char *name, MemoryContext cxt)
 		elog(ERROR, "SPI_connect failed");
 	catalog_query("SELECT cf.id, cf.column_type, cf.comparator, cf.subcomparator, cf.key_validation_class, "
 				  "cf.default_validation_class, cf.gc_grace_seconds, cf.default_time_to_live, "
-				  "k.placement IS NOT NULL "
+				  "k.placement IS NOT NULL, cf.key_aliases, cf.column_aliases, cf.value_alias "
 				  "FROM cfstore.column_family cf JOIN cfstore.keyspace k ON k.name = cf.keyspace "
 				  "WHERE cf.keyspace = $1 AND cf.name = $2",
 				  2, argtypes, args, 1);
@@ -272,11 +300,16 @@ read_column_family(const char *keyspace, const char *name, MemoryContext cxt)
 		cf->gc_grace_seconds = DatumGetInt32(SPI_getbinval(tup, desc, 7, &isnull));
 		cf->default_time_to_live = DatumGetInt32(SPI_getbinval(tup, desc, 8, &isnull));
 		cf->sharded = DatumGetBool(SPI_getbinval(tup, desc, 9, &isnull));
+		cf->key_aliases = text_array_column(tup, desc, 10, &cf->nkey_aliases);
+		cf->column_aliases = text_array_column(tup, desc, 11, &cf->ncolumn_aliases);
+		cf->value_alias = SPI_getvalue(tup, desc, 12);
+		cf->cql_component = -1;
 		MemoryContextSwitchTo(old);
 
 		args[0] = Int32GetDatum(cf->id);
 		argtypes[0] = INT4OID;
-		catalog_query("SELECT name, validation_class, index_name, index_id FROM cfstore.column_definition "
+		catalog_query("SELECT name, validation_class, index_name, index_id, component_index "
+					  "FROM cfstore.column_definition "
 					  "WHERE column_family_id = $1",
 					  1, argtypes, args, 0);
 
@@ -292,6 +325,12 @@ read_column_family(const char *keyspace, const char *name, MemoryContext cxt)
 			cf->columns[i].index_name = SPI_getvalue(t, SPI_tuptable->tupdesc, 3);
 			n = SPI_getbinval(t, SPI_tuptable->tupdesc, 4, &isnull);
 			cf->columns[i].index_id = isnull ? 0 : DatumGetInt32(n);
+			n = SPI_getbinval(t, SPI_tuptable->tupdesc, 5, &isnull);
+			cf->columns[i].component = isnull ? -1 : DatumGetInt32(n);
+			if (isnull)
+				cf->nwhole++;
+			else
+				cf->cql_component = cf->columns[i].component;
 		}
 		names = cf->is_super ? cf->subcomparator : cf->comparator;
 		qsort_arg(cf->columns, cf->ncolumns, sizeof(CfColumnDef), compare_column_defs, names);
@@ -540,7 +579,7 @@ cfCatalogColumn(const CfColumnFamily *cf, const uint8 *name, int len)
 {
 	const CfType *names = cf->is_super ? cf->subcomparator : cf->comparator;
 	int			lo = 0,
-				hi = cf->ncolumns - 1;
+				hi = cf->nwhole - 1;
 
 	while (lo <= hi)
 	{
@@ -555,6 +594,27 @@ cfCatalogColumn(const CfColumnFamily *cf, const uint8 *name, int len)
 			lo = mid + 1;
 		else
 			hi = mid - 1;
+	}
+	/* a CQL3 column: the name's component at cql_component */
+	if (cf->cql_component >= 0 &&
+		cfCompositeComponent(name, len, cf->cql_component, &name, &len))
+	{
+		lo = cf->nwhole;
+		hi = cf->ncolumns - 1;
+		while (lo <= hi)
+		{
+			int			mid = (lo + hi) / 2;
+			const CfColumnDef *d = &cf->columns[mid];
+			int			c = cfBytesCompare((const uint8 *) VARDATA_ANY(d->name),
+										   VARSIZE_ANY_EXHDR(d->name), name, len);
+
+			if (c == 0)
+				return d;
+			if (c < 0)
+				lo = mid + 1;
+			else
+				hi = mid - 1;
+		}
 	}
 	return NULL;
 }
@@ -594,9 +654,10 @@ cfstore_column_family_info(PG_FUNCTION_ARGS)
 		const CfType *names = cf->is_super ? cf->subcomparator : cf->comparator;
 		const CfColumnDef *d = &cf->columns[i];
 
-		metadata[i] = CStringGetTextDatum(psprintf("%s=%s",
-												   cfTypeToString(names, (const uint8 *) VARDATA_ANY(d->name),
-																  VARSIZE_ANY_EXHDR(d->name)),
+		metadata[i] = CStringGetTextDatum(psprintf("%s%s=%s", d->component >= 0 ? "[CQL3] " : "",
+												   d->component >= 0 ? text_to_cstring(d->name)
+												   : cfTypeToString(names, (const uint8 *) VARDATA_ANY(d->name),
+																	VARSIZE_ANY_EXHDR(d->name)),
 												   cfTypeShortName(d->validator->kind)));
 	}
 	values[0] = Int32GetDatum(cf->id);

@@ -35,6 +35,9 @@ typedef struct CfColumnDef
 	char	   *index_name;		/* NULL unless a KEYS index */
 	int32		index_id;		/* its storage: cfstore_data.cf_<index_id>; 0 if none */
 	struct CfColumnFamily *index_cf;	/* the index as a column family (cfindex.c) */
+	int			component;		/* -1: name is the whole column name; else a CQL3
+								 * column: name (UTF-8) is that component of a
+								 * composite cell name */
 } CfColumnDef;
 
 /* A column family, as cached. */
@@ -53,7 +56,17 @@ typedef struct CfColumnFamily
 	int32		gc_grace_seconds;
 	int32		default_time_to_live;
 	int			ncolumns;
-	CfColumnDef *columns;		/* sorted by name under the name comparator */
+	CfColumnDef *columns;		/* whole-name entries first, sorted by name under
+								 * the name comparator, then the CQL3 columns,
+								 * sorted by their names' bytes */
+	int			nwhole;			/* whole-name entries */
+	int			cql_component;	/* the CQL3 columns' component, or -1 */
+	/* the CQL3 names (src/cql/cfcql_schema.c); NULL: none given */
+	int			nkey_aliases;
+	char	  **key_aliases;
+	int			ncolumn_aliases;
+	char	  **column_aliases;
+	char	   *value_alias;
 	int			nindexes;		/* columns with a KEYS index */
 	/* an index's own definition: the column family and column it indexes */
 	int32		index_of;		/* 0: not an index */

@@ -112,6 +112,12 @@ extern int	cfBytesCompare(const uint8 *a, int alen, const uint8 *b, int blen);
 extern int	cfSignedBytesCompare(const uint8 *a, int alen, const uint8 *b, int blen);
 extern int	cfTimeuuidCompare(const uint8 *a, const uint8 *b);
 
+/* CompositeType values (cfcomposite.c) */
+extern bool cfCompositeComponent(const uint8 *data, int len, int k, const uint8 **out, int *outlen);
+extern int	cfCompositeSplit(const uint8 *data, int len, int max, const uint8 **parts, int *lens,
+							 int8 *eoc);
+extern void cfCompositeAppend(StringInfo buf, const uint8 *data, int len, int8 eoc);
+
 /* cftype_text.c */
 extern bytea *cfTypeFromString(const CfType *type, const char *str);
 extern char *cfTypeToString(const CfType *type, const uint8 *data, int len);

@@ -46,6 +46,12 @@ CREATE TABLE cfstore.column_family (
   gc_grace_seconds         integer NOT NULL,
   default_time_to_live     integer NOT NULL,
   comment                  text,
+  -- the CQL3 names of the key, the comparator's components and the value
+  -- (Cassandra 1.2's key_aliases, column_aliases, value_alias); NULL: none
+  -- given, CQL3 shows its defaults (src/cql/cfcql_schema.c)
+  key_aliases              text[],
+  column_aliases           text[],
+  value_alias              text,
   UNIQUE (keyspace, name),
   CONSTRAINT column_family_name_valid CHECK (name ~ '^[A-Za-z0-9_]{1,48}$'),
   CONSTRAINT column_family_type_valid CHECK (column_type IN ('Standard', 'Super')),
@@ -62,11 +68,15 @@ CREATE TABLE cfstore.column_definition (
   index_type       text,
   index_name       text UNIQUE,
   index_id         integer UNIQUE,   -- the index's storage relation: cfstore_data.cf_<index_id>
+  -- NULL: name is a whole column name; else the column of a CQL3 table,
+  -- name (UTF-8) matches that component of a composite cell name
+  component_index  integer,
   PRIMARY KEY (column_family_id, name),
   CONSTRAINT column_definition_index_type CHECK (index_type = 'KEYS'),
   CONSTRAINT column_definition_index_name CHECK ((index_type IS NULL) = (index_name IS NULL)),
   CONSTRAINT column_definition_index_name_valid CHECK (index_name ~ '^\w+$'),
-  CONSTRAINT column_definition_index_id CHECK (index_id IS NULL OR index_name IS NOT NULL)
+  CONSTRAINT column_definition_index_id CHECK (index_id IS NULL OR index_name IS NOT NULL),
+  CONSTRAINT column_definition_component CHECK (component_index >= 0)
 );
 COMMENT ON TABLE cfstore.column_definition IS 'column_metadata of cfstore column families (names encoded by the comparator)';
 
@@ -511,7 +521,7 @@ BEGIN
       END IF;
       inames := inames || iname;
     END IF;
-    RETURN NEXT ROW(cf_id, cname, vclass, itype, iname, NULL)::cfstore.column_definition;
+    RETURN NEXT ROW(cf_id, cname, vclass, itype, iname, NULL, NULL)::cfstore.column_definition;
   END LOOP;
 END $$;
 
@@ -705,7 +715,7 @@ BEGIN
              'validation_class', d.validation_class, 'index_type', d.index_type,
              'index_name', d.index_name)))
       INTO old_meta
-      FROM cfstore.column_definition d WHERE d.column_family_id = cf.id;
+      FROM cfstore.column_definition d WHERE d.column_family_id = cf.id AND d.component_index IS NULL;
     column_metadata := old_meta;
   END IF;
   PERFORM FROM cfstore._column_definitions(cf.id, cf.name, cf.column_type, cf.comparator, cf.subcomparator,
@@ -720,7 +730,8 @@ BEGIN
    WHERE c.id = cf.id;
   SELECT coalesce(array_agg(d), '{}') INTO old_defs
     FROM cfstore.column_definition d WHERE d.column_family_id = cf.id;
-  DELETE FROM cfstore.column_definition d WHERE d.column_family_id = cf.id;
+  -- the columns of a CQL3 table (component_index) are cql()'s to change
+  DELETE FROM cfstore.column_definition d WHERE d.column_family_id = cf.id AND d.component_index IS NULL;
   INSERT INTO cfstore.column_definition
   SELECT * FROM cfstore._column_definitions(cf.id, cf.name, cf.column_type, cf.comparator, cf.subcomparator,
                                             defcls, column_metadata);
@@ -759,15 +770,22 @@ SET search_path = pg_catalog, pg_temp AS $$
     'default_validation_class', cf.default_validation_class,
     'column_metadata', coalesce((
         SELECT jsonb_agg(jsonb_build_object(
-                 'name', cfstore.to_string(CASE WHEN cf.column_type = 'Super' THEN cf.subcomparator
-                                                ELSE cf.comparator END, d.name),
+                 'name', CASE WHEN d.component_index IS NOT NULL THEN convert_from(d.name, 'UTF8')
+                              ELSE cfstore.to_string(CASE WHEN cf.column_type = 'Super' THEN cf.subcomparator
+                                                          ELSE cf.comparator END, d.name) END,
                  'validation_class', d.validation_class,
                  'index_type', d.index_type,
-                 'index_name', d.index_name) ORDER BY d.name)
+                 'index_name', d.index_name)
+               || CASE WHEN d.component_index IS NULL THEN '{}'::jsonb
+                       ELSE jsonb_build_object('component_index', d.component_index) END
+               ORDER BY d.component_index NULLS FIRST, d.name)
           FROM cfstore.column_definition d WHERE d.column_family_id = cf.id), '[]'::jsonb),
     'gc_grace_seconds', cf.gc_grace_seconds,
     'default_time_to_live', cf.default_time_to_live,
     'comment', cf.comment)
+  || jsonb_strip_nulls(jsonb_build_object('key_aliases', to_jsonb(cf.key_aliases),
+                                          'column_aliases', to_jsonb(cf.column_aliases),
+                                          'value_alias', cf.value_alias))
 $$;
 
 -- The Thrift KsDef of a keyspace row as jsonb.

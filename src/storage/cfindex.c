@@ -32,6 +32,10 @@
  * than a write) can cost a read but never give a wrong answer.  What the
  * maintenance guarantees is that no live matching row lacks an entry.
  *
+ * The column of a CQL3 table (a component of the cell names, so a value of
+ * one cell of many in its row) has entries named (row key, cell name)
+ * instead, one per CQL row (cfcql_select.c reads them).
+ *
  * Empty values cannot be row keys, so they are not indexed (a search for
  * the empty value scans the rows instead), and a value longer than 65535
  * bytes cannot be indexed: writing one is an error, as in Cassandra.
@@ -94,24 +98,46 @@ read_current(Relation rel, const uint8 *key, int keylen, const uint8 *name, int 
 	UnregisterSnapshot(snap);
 }
 
+/*
+ * The name of the entry for the cell (key, name) in def's index: the row
+ * key, or for a column of a CQL3 table (a component of many cells of a row)
+ * the composite (row key, cell name), so that each CQL row has an entry of
+ * its own and a value leaving one row does not take the entry of another.
+ */
+static bytea *
+entry_name(const CfColumnDef *def, const uint8 *key, int keylen, const uint8 *name, int namelen)
+{
+	StringInfoData buf;
+
+	if (def->component < 0)
+		return cfMakeBytea(key, keylen);
+	initStringInfo(&buf);
+	cfCompositeAppend(&buf, key, keylen, 0);
+	cfCompositeAppend(&buf, name, namelen, 0);
+	return cfMakeBytea(buf.data, buf.len);
+}
+
 /* Write one index cell (an entry, or with tombstone a deletion of one). */
 static void
 index_put(const CfColumnDef *def, CommandId cid, const uint8 *value, int valuelen,
-		  const uint8 *key, int keylen, int64 writetime, bool tombstone, int32 ttl, uint32 expires_at)
+		  const uint8 *key, int keylen, const uint8 *name, int namelen, int64 writetime, bool tombstone,
+		  int32 ttl, uint32 expires_at)
 {
 	Relation	ixrel;
 	CfWrite		iw;
+	bytea	   *entry;
 
 	if (valuelen == 0)
 		return;					/* empty values are not indexed */
+	entry = entry_name(def, key, keylen, name, namelen);
 	ixrel = cfStorageOpen(cfStorageRelid(def->index_id, false), RowExclusiveLock);
 	memset(&iw, 0, sizeof(iw));
 	iw.cf = def->index_cf;
 	iw.kind = tombstone ? CF_WRITE_TOMBSTONE : CF_WRITE_COLUMN;
 	iw.key = value;
 	iw.keylen = valuelen;
-	iw.name = key;
-	iw.namelen = keylen;
+	iw.name = (const uint8 *) VARDATA(entry);
+	iw.namelen = VARSIZE(entry) - VARHDRSZ;
 	iw.value = (const uint8 *) "";
 	iw.valuelen = 0;
 	iw.writetime = writetime;
@@ -128,18 +154,26 @@ index_put(const CfColumnDef *def, CommandId cid, const uint8 *value, int valuele
 	table_close(ixrel, NoLock);
 }
 
-/* Keep one indexed column's entries in step with a deletion at deltime. */
+/*
+ * Keep one indexed column's entries in step with a deletion at deltime of
+ * the cell w names (or, for a row deletion, of the column named def).  A
+ * row deletion leaves the entries of a CQL3 table's column, which stand
+ * for many cells of the row: they are hints, checked by every read.
+ */
 static void
 index_delete(Relation rel, const CfColumnDef *def, const CfWrite *w, int64 deltime)
 {
 	CfCurrent	cur;
+	const uint8 *name = w->namelen > 0 ? w->name : (const uint8 *) VARDATA_ANY(def->name);
+	int			namelen = w->namelen > 0 ? w->namelen : (int) VARSIZE_ANY_EXHDR(def->name);
 
-	read_current(rel, w->key, w->keylen, (const uint8 *) VARDATA_ANY(def->name),
-				 VARSIZE_ANY_EXHDR(def->name), &cur);
+	if (w->namelen == 0 && def->component >= 0)
+		return;
+	read_current(rel, w->key, w->keylen, name, namelen, &cur);
 	/* deletion wins ties (§5) */
 	if (cur.live && deltime >= cur.writetime)
 		index_put(def, w->cid, (const uint8 *) VARDATA_ANY(cur.value), VARSIZE_ANY_EXHDR(cur.value),
-				  w->key, w->keylen, deltime, true, 0, 0);
+				  w->key, w->keylen, name, namelen, deltime, true, 0, 0);
 }
 
 /*
@@ -190,10 +224,11 @@ cfIndexWrite(Relation rel, const CfWrite *w, const CfCell *cell)
 				 cfSignedBytesCompare(old, oldlen, w->value, w->valuelen) >= 0))
 				return;
 			if (!same)
-				index_put(def, w->cid, old, oldlen, w->key, w->keylen, cur.writetime, true, 0, 0);
+				index_put(def, w->cid, old, oldlen, w->key, w->keylen, w->name, w->namelen, cur.writetime,
+						  true, 0, 0);
 		}
-		index_put(def, w->cid, w->value, w->valuelen, w->key, w->keylen, cell->writetime, false,
-				  (cell->flags & CF_CELL_EXPIRING) ? cell->ttl : 0, cell->expires_at);
+		index_put(def, w->cid, w->value, w->valuelen, w->key, w->keylen, w->name, w->namelen,
+				  cell->writetime, false, (cell->flags & CF_CELL_EXPIRING) ? cell->ttl : 0, cell->expires_at);
 	}
 }
 
@@ -235,7 +270,8 @@ cfIndexVerify(Relation rel, const CfColumnFamily *cf, void (*check_tree) (Relati
 		ixrel = cfStorageOpen(cfStorageRelid(def->index_id, false), AccessShareLock);
 		memset(&spec, 0, sizeof(spec));
 		spec.key = c.value;
-		spec.start = spec.finish = c.key;
+		spec.start = spec.finish = entry_name(def, (const uint8 *) VARDATA_ANY(c.key), VARSIZE_ANY_EXHDR(c.key),
+											  (const uint8 *) VARDATA_ANY(c.name), VARSIZE_ANY_EXHDR(c.name));
 		spec.count = 1;
 		slice = cfSliceBegin(ixrel, &spec, snapshot);
 		found = cfSliceNext(slice, &e) && e.writetime >= c.writetime;
@@ -305,14 +341,17 @@ cfstore_index_build(PG_FUNCTION_ARGS)
 	scan = cfRelScanBegin(rel, snapshot);
 	while (cfRelScanNext(scan, &c))
 	{
-		if (cfTypeCompare(names, (const uint8 *) VARDATA_ANY(c.name), VARSIZE_ANY_EXHDR(c.name),
-						  (const uint8 *) VARDATA_ANY(def->name), VARSIZE_ANY_EXHDR(def->name)) != 0)
+		if (def->component >= 0
+			? cfCatalogColumn(cf, (const uint8 *) VARDATA_ANY(c.name), VARSIZE_ANY_EXHDR(c.name)) != def
+			: cfTypeCompare(names, (const uint8 *) VARDATA_ANY(c.name), VARSIZE_ANY_EXHDR(c.name),
+							(const uint8 *) VARDATA_ANY(def->name), VARSIZE_ANY_EXHDR(def->name)) != 0)
 			continue;
 		/* values too long for an index cannot equal an expression's value (at most 64K) */
 		if (VARSIZE_ANY_EXHDR(c.value) > CF_INDEX_MAX_VALUE)
 			continue;
 		index_put(def, cid, (const uint8 *) VARDATA_ANY(c.value), VARSIZE_ANY_EXHDR(c.value),
-				  (const uint8 *) VARDATA_ANY(c.key), VARSIZE_ANY_EXHDR(c.key), c.writetime, false,
+				  (const uint8 *) VARDATA_ANY(c.key), VARSIZE_ANY_EXHDR(c.key),
+				  (const uint8 *) VARDATA_ANY(c.name), VARSIZE_ANY_EXHDR(c.name), c.writetime, false,
 				  c.ttl, c.expires_at);
 		n++;
 		CHECK_FOR_INTERRUPTS();

@@ -14,6 +14,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "funcapi.h"
 #include "utils/builtins.h"
 
 #include "marshal/cftype.h"
@@ -24,6 +25,7 @@ PG_FUNCTION_INFO_V1(cfstore_to_string);
 PG_FUNCTION_INFO_V1(cfstore_validate);
 PG_FUNCTION_INFO_V1(cfstore_compare);
 PG_FUNCTION_INFO_V1(cfstore_type_name);
+PG_FUNCTION_INFO_V1(cfstore_type_components);
 
 typedef struct CfTypeCacheEntry
 {
@@ -118,4 +120,33 @@ cfstore_type_name(PG_FUNCTION_ARGS)
 	CfType	   *type = cfTypeArg(fcinfo);
 
 	PG_RETURN_TEXT_P(cstring_to_text(cfTypeName(type)));
+}
+
+/*
+ * cfstore._type_components(type): the component types of a CompositeType,
+ * fully qualified, or the type itself.
+ */
+Datum
+cfstore_type_components(PG_FUNCTION_ARGS)
+{
+	CfType	   *type = cfTypeArg(fcinfo);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	if (type->kind != CF_COMPOSITE)
+	{
+		Datum		v = CStringGetTextDatum(cfTypeName(type));
+		bool		isnull = false;
+
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &v, &isnull);
+	}
+	else
+		for (int i = 0; i < type->nsub; i++)
+		{
+			Datum		v = CStringGetTextDatum(cfTypeName(type->sub[i]));
+			bool		isnull = false;
+
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &v, &isnull);
+		}
+	return (Datum) 0;
 }

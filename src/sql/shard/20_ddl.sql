@@ -25,16 +25,30 @@ SET search_path = pg_catalog, pg_temp AS $$
 $$;
 
 -- The calls that create a column family on a shard as it is defined here.
-CREATE FUNCTION cfstore_shard._create_column_family_call(cf cfstore.column_family) RETURNS text
+CREATE FUNCTION cfstore_shard._create_column_family_call(cf cfstore.column_family) RETURNS text[]
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp AS $$
-  SELECT cfstore_shard._call('create_column_family', cf.keyspace, cf.name, cf.column_type, cf.comparator,
+  SELECT ARRAY[cfstore_shard._call('create_column_family', cf.keyspace, cf.name, cf.column_type, cf.comparator,
            cf.subcomparator, cf.key_validation_class, cf.default_validation_class,
            (SELECT jsonb_agg(jsonb_strip_nulls(jsonb_build_object(
                      'column_name', d ->> 'name', 'validation_class', d ->> 'validation_class',
                      'index_type', d ->> 'index_type', 'index_name', d ->> 'index_name')))
-              FROM jsonb_array_elements(cfstore._cf_def(cf) -> 'column_metadata') d)::text,
+              FROM jsonb_array_elements(cfstore._cf_def(cf) -> 'column_metadata') d
+             WHERE d ->> 'component_index' IS NULL)::text,
            cf.gc_grace_seconds::text, cf.default_time_to_live::text, cf.comment)
+  ]
+  -- a CQL3 table's names and columns
+  || coalesce((
+     SELECT ARRAY[ cfstore_shard._call('_cql_define', cf.keyspace, cf.name, cf.key_aliases::text,
+              cf.column_aliases::text, cf.value_alias,
+              (SELECT coalesce(jsonb_agg(jsonb_strip_nulls(jsonb_build_object(
+                        'name', convert_from(d.name, 'UTF8'), 'validation_class', d.validation_class,
+                        'index_name', d.index_name)) ORDER BY d.name), '[]')
+                 FROM cfstore.column_definition d
+                WHERE d.column_family_id = cf.id AND d.component_index IS NOT NULL)::text)]
+      WHERE cf.key_aliases IS NOT NULL OR cf.column_aliases IS NOT NULL OR cf.value_alias IS NOT NULL
+         OR EXISTS (SELECT FROM cfstore.column_definition d
+                     WHERE d.column_family_id = cf.id AND d.component_index IS NOT NULL)), '{}')
 $$;
 
 -- Put the coordinator's partitioned table in place of a column family's
