@@ -12,6 +12,7 @@ OBJS = \
 	src/marshal/cfvarint.o \
 	src/marshal/cfbignum.o \
 	src/marshal/cfuuid.o \
+	src/marshal/cfcomposite.o \
 	src/types/cftype_sql.o \
 	src/types/timeuuid.o \
 	src/catalog/cfcatalog.o \
@@ -49,6 +50,13 @@ OBJS = \
 	src/fdw/cffdw_modify.o \
 	src/fdw/cffdw_import.o \
 	src/fdw/cffdw_acl.o \
+	src/cql/cfcql.o \
+	src/cql/cfcql_lex.o \
+	src/cql/cfcql_parse.o \
+	src/cql/cfcql_schema.o \
+	src/cql/cfcql_term.o \
+	src/cql/cfcql_write.o \
+	src/cql/cfcql_select.o \
 	src/shard/cfshard.o \
 	src/shard/cfshard_xact.o \
 	src/shard/cfshard_table.o \
@@ -67,6 +75,7 @@ SQL_PARTS = \
 	src/sql/60_api.sql \
 	src/sql/65_batch.sql \
 	src/sql/70_fdw.sql \
+	src/sql/75_cql.sql \
 	src/sql/90_privileges.sql
 DATA_built = cfstore--$(EXTVERSION).sql cfstore_shard--$(EXTVERSION).sql
 

@@ -26,6 +26,11 @@ BEGIN
                 -- reading the catalog, which everyone may read
                 '_check_keyspace_exists', '_cf_def', '_ks_def',
                 '_column_family_info', '_storage_relation', '_foreign_table', '_foreign_table_ddl',
+                -- cql()'s DDL (the body checks the caller owns the keyspace) and type parsing
+                '_cql_define', '_type_components',
+                -- cql()'s reads: the encodings of a slice and the row keys, with the
+                -- caller's privileges checked on the column family (src/api/cfremote.c)
+                '_remote_slice', '_remote_row_keys',
                 -- conversions of values (tests)
                 '_arg_bytes', '_arg_bytes_array')
   LOOP
