@@ -35,6 +35,7 @@
 #include "utils/uuid.h"
 
 #include "api/cfargs.h"
+#include "cql/cfcql.h"
 #include "fdw/cffdw.h"
 #include "storage/cfwrite.h"
 
@@ -86,15 +87,22 @@ cfstore_fdw_validator(PG_FUNCTION_ARGS)
 	{
 		DefElem    *def = (DefElem *) lfirst(lc);
 		bool		known = catalog == ForeignTableRelationId &&
-			(strcmp(def->defname, "keyspace") == 0 || strcmp(def->defname, "column_family") == 0);
+			(strcmp(def->defname, "keyspace") == 0 || strcmp(def->defname, "column_family") == 0 ||
+			 strcmp(def->defname, "rows") == 0);
 
 		if (!known)
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
 					 errmsg("invalid option \"%s\"", def->defname),
 					 catalog == ForeignTableRelationId
-					 ? errhint("Valid options in this context are: keyspace, column_family")
+					 ? errhint("Valid options in this context are: keyspace, column_family, rows")
 					 : errhint("There are no valid options in this context.")));
+		if (strcmp(def->defname, "rows") == 0 &&
+			strcmp(defGetString(def), "cql") != 0 && strcmp(defGetString(def), "cells") != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+					 errmsg("invalid value for option \"rows\": \"%s\"", defGetString(def)),
+					 errhint("A foreign table shows its column family's cells (rows 'cells', the default) or its CQL3 rows (rows 'cql').")));
 		(void) defGetString(def);
 	}
 	PG_RETURN_VOID();
@@ -156,6 +164,22 @@ cfFdwSqlType(const CfType *type)
 	return BYTEAOID;
 }
 
+/* An option of a foreign table, or NULL. */
+static char *
+table_option_or_null(ForeignTable *ft, const char *name)
+{
+	ListCell   *lc;
+
+	foreach(lc, ft->options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+
+		if (strcmp(def->defname, name) == 0)
+			return defGetString(def);
+	}
+	return NULL;
+}
+
 /* An option of a foreign table, or an error naming it. */
 static char *
 table_option(ForeignTable *ft, const char *name)
@@ -201,9 +225,92 @@ cfFdwMixedValidators(const CfColumnFamily *cf)
 	return false;
 }
 
+/*
+ * Map the columns of a foreign table with rows 'cql' onto the CQL3 shape
+ * of its column family (src/cql/cfcql_schema.c): partition key parts,
+ * clustering columns (the name components), the value of a compact table
+ * and the other columns, each the value of the cells of its name.
+ */
+static void
+map_cql_columns(CfFdwTable *t, const CfColumnFamily *cf, TupleDesc desc, const char *relname)
+{
+	CfCqlTable *ct = cfCqlTable(cf->keyspace, cf->name);
+
+	t->rows = ct->compact ? CF_FDW_ROWS_DENSE : ct->composite ? CF_FDW_ROWS_SPARSE : CF_FDW_ROWS_STATIC;
+	t->nname = ct->nclustering;
+	t->nkey_parts = ct->npartition > 1 ? ct->npartition : 0;
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		CfFdwColumn *col = &t->cols[i];
+		CfCqlColumn *c;
+
+		col->component = -1;
+		if (att->attisdropped)
+			continue;
+		col->attname = pstrdup(NameStr(att->attname));
+		col->typid = getBaseType(att->atttypid);
+		c = cfCqlColumn(ct, col->attname);
+		if (c == NULL)
+		{
+			StringInfoData names;
+
+			initStringInfo(&names);
+			for (int k = 0; k < ct->ncolumns; k++)
+				appendStringInfo(&names, "%s%s", k > 0 ? ", " : "", ct->columns[k].name);
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_COLUMN_NAME),
+					 errmsg("column \"%s\" of foreign table \"%s\" is not a column of CQL3 table %s.%s",
+							col->attname, relname, cf->keyspace, cf->name),
+					 errhint("The columns are %s.", names.data)));
+		}
+		switch (c->kind)
+		{
+			case CQL_COL_PARTITION:
+				col->role = ct->npartition > 1 ? CF_FDW_KEY_PART : CF_FDW_KEY;
+				col->component = ct->npartition > 1 ? c->position : -1;
+				col->type = ct->npartition > 1 ? cf->key_validator->sub[c->position] : cf->key_validator;
+				if (ct->npartition == 1)
+					t->key_att = i + 1;
+				break;
+			case CQL_COL_CLUSTERING:
+				col->role = CF_FDW_NAME;
+				col->component = ct->composite ? c->position : -1;
+				col->type = ct->composite ? cf->comparator->sub[c->position] : cf->comparator;
+				t->name_att[c->position] = i + 1;
+				break;
+			case CQL_COL_VALUE:
+				col->role = CF_FDW_VALUE;
+				col->type = cf->default_validator;
+				t->value_att = i + 1;
+				break;
+			case CQL_COL_REGULAR:
+				col->role = CF_FDW_CELL;
+				col->type = c->type;
+				col->cell_name = c->cell_name;
+				t->ncells++;
+				break;
+		}
+	}
+	for (int k = 0; k < ct->npartition + ct->nclustering; k++)
+	{
+		bool		found = false;
+
+		for (int i = 0; i < desc->natts; i++)
+			if (t->cols[i].attname && strcmp(t->cols[i].attname, ct->columns[k].name) == 0)
+				found = true;
+		if (!found)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_COLUMN_NAME_NOT_FOUND),
+					 errmsg("foreign table \"%s\" has no column \"%s\"", relname, ct->columns[k].name),
+					 errhint("Every PRIMARY KEY part of CQL3 table %s.%s needs its column.",
+							 cf->keyspace, cf->name)));
+	}
+}
+
 /* Map the columns of foreign table relid onto column family cf (in the current context). */
 static CfFdwTable *
-build_table(Oid relid, const CfColumnFamily *cf)
+build_table(Oid relid, const CfColumnFamily *cf, const char *rows)
 {
 	CfFdwTable *t = palloc0(sizeof(CfFdwTable));
 	Relation	rel = table_open(relid, AccessShareLock);
@@ -222,6 +329,13 @@ build_table(Oid relid, const CfColumnFamily *cf)
 				 errmsg("column family %s.%s has %d name components; a foreign table maps at most %d",
 						cf->keyspace, cf->name, t->nname, CF_FDW_MAX_COMPONENTS)));
 	t->value_as_text = cfFdwMixedValidators(cf);
+	if (rows != NULL && strcmp(rows, "cql") == 0)
+	{
+		t->value_as_text = false;
+		map_cql_columns(t, cf, desc, RelationGetRelationName(rel));
+		table_close(rel, AccessShareLock);
+		return t;
+	}
 	for (int i = 0; i < desc->natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(desc, i);
@@ -343,7 +457,7 @@ cfFdwTableGet(Oid relid)
 
 		PG_TRY();
 		{
-			t = build_table(relid, cf);
+			t = build_table(relid, cf, table_option_or_null(ft, "rows"));
 		}
 		PG_CATCH();
 		{
@@ -673,6 +787,18 @@ cfFdwFillSlot(const CfFdwTable *t, const CfOutCell *c, const bool *needed, Datum
 				values[i] = cfFdwToDatum(t, col, (const uint8 *) VARDATA_ANY(c->key),
 										 VARSIZE_ANY_EXHDR(c->key), name, namelen, &nulls[i]);
 				break;
+			case CF_FDW_KEY_PART:
+				{
+					const uint8 *d;
+					int			l;
+
+					if (composite_component((const uint8 *) VARDATA_ANY(c->key), VARSIZE_ANY_EXHDR(c->key),
+											col->component, &d, &l))
+						values[i] = cfFdwToDatum(t, col, d, l, name, namelen, &nulls[i]);
+				}
+				break;
+			case CF_FDW_CELL:
+				break;			/* filled from the cells of the row (cffdw_scan.c) */
 			case CF_FDW_SUPER:
 				if (c->sc != NULL)
 					values[i] = cfFdwToDatum(t, col, (const uint8 *) VARDATA_ANY(c->sc),

@@ -57,8 +57,20 @@ typedef enum CfFdwRole
 	CF_FDW_NAME,				/* column_name, or one component (columnN) */
 	CF_FDW_VALUE,
 	CF_FDW_WRITETIME,
-	CF_FDW_TTL
+	CF_FDW_TTL,
+	CF_FDW_KEY_PART,			/* CQL rows: one part of a CompositeType row key */
+	CF_FDW_CELL					/* CQL rows: the value of the cell named cell_name */
 } CfFdwRole;
+
+/*
+ * The shapes of a foreign table (option rows): 'cells', a row per cell
+ * (the columns above), or 'cql', a row per CQL3 row (src/cql/cfcql.h):
+ * the CQL3 table's columns, named as CQL3 names them.
+ */
+#define CF_FDW_ROWS_CELLS	0
+#define CF_FDW_ROWS_SPARSE	1	/* CQL rows, several cells each (grouped by prefix) */
+#define CF_FDW_ROWS_STATIC	2	/* CQL rows, one per row key */
+#define CF_FDW_ROWS_DENSE	3	/* CQL rows, one cell each (COMPACT STORAGE) */
 
 /* One column of a foreign table. */
 typedef struct CfFdwColumn
@@ -69,6 +81,8 @@ typedef struct CfFdwColumn
 	const CfType *type;			/* its Cassandra type (NULL: writetime, ttl;
 								 * the value's default validator) */
 	char	   *attname;
+	bytea	   *cell_name;		/* CF_FDW_CELL: the last name component (sparse) or
+								 * the whole name (static) of its cells */
 } CfFdwColumn;
 
 /* The most components a composite column name may have in a foreign table. */
@@ -91,6 +105,9 @@ typedef struct CfFdwTable
 	AttrNumber	name_att[CF_FDW_MAX_COMPONENTS];
 	const CfType *nametype;		/* comparator, or subcomparator in a Super CF */
 	bool		value_as_text;	/* values rendered in their validators' text forms */
+	int			rows;			/* CF_FDW_ROWS_* */
+	int			nkey_parts;		/* CQL rows with a CompositeType key: its parts */
+	int			ncells;			/* CQL rows: columns of role CF_FDW_CELL */
 } CfFdwTable;
 
 /* cffdw.c */
@@ -126,7 +143,7 @@ extern void cfFdwExplainForeignScan(ForeignScanState *node, struct ExplainState 
 extern void cfFdwModifyRoutines(FdwRoutine *routine);
 
 /* cffdw_import.c */
-extern char *cfFdwTableColumns(const CfColumnFamily *cf);
+extern char *cfFdwTableColumns(const CfColumnFamily *cf, bool cql_rows);
 extern void cfFdwRunAs(Oid role, const char *sql);
 extern char *cfFdwTableDefinition(const CfColumnFamily *cf, const char *schema, const char *server);
 extern bool cfFdwTableNames(Oid relid, char **keyspace, char **column_family);

@@ -55,6 +55,7 @@
 #include "utils/rel.h"
 #include "utils/syscache.h"
 
+#include "cql/cfcql.h"
 #include "fdw/cffdw.h"
 #include "shard/cfshard.h"
 
@@ -96,12 +97,22 @@ append_column(StringInfo cols, const char *name, Oid typid, bool not_null)
  * ("Foreign tables") lists, in the order cfFdwTableGet maps them.
  */
 char *
-cfFdwTableColumns(const CfColumnFamily *cf)
+cfFdwTableColumns(const CfColumnFamily *cf, bool cql_rows)
 {
 	const CfType *names = cf->is_super ? cf->subcomparator : cf->comparator;
 	StringInfoData cols;
 
 	initStringInfo(&cols);
+	if (cql_rows)
+	{
+		/* a CQL3 table's rows: its columns, in CQL3's order (src/cql/cfcql_schema.c) */
+		CfCqlTable *t = cfCqlTable(cf->keyspace, cf->name);
+
+		for (int i = 0; i < t->ncolumns; i++)
+			append_column(&cols, t->columns[i].name, cfFdwSqlType(t->columns[i].type),
+						  t->columns[i].kind == CQL_COL_PARTITION);
+		return cols.data;
+	}
 	append_column(&cols, "key", cfFdwSqlType(cf->key_validator), true);
 	if (cf->is_super)
 		append_column(&cols, "super_column", cfFdwSqlType(cf->comparator), true);
@@ -128,10 +139,13 @@ cfFdwTableColumns(const CfColumnFamily *cf)
 char *
 cfFdwTableDefinition(const CfColumnFamily *cf, const char *schema, const char *server)
 {
-	return psprintf("CREATE FOREIGN TABLE %s.%s (%s\n) SERVER %s OPTIONS (keyspace %s, column_family %s)",
-					quote_identifier(schema), quote_identifier(cf->name), cfFdwTableColumns(cf),
+	/* a table made by CQL3 (it has key aliases) shows its CQL3 rows */
+	bool		cql_rows = cf->key_aliases != NULL && !cf->sharded;
+
+	return psprintf("CREATE FOREIGN TABLE %s.%s (%s\n) SERVER %s OPTIONS (keyspace %s, column_family %s%s)",
+					quote_identifier(schema), quote_identifier(cf->name), cfFdwTableColumns(cf, cql_rows),
 					quote_identifier(server), quote_literal_cstr(cf->keyspace),
-					quote_literal_cstr(cf->name));
+					quote_literal_cstr(cf->name), cql_rows ? ", rows 'cql'" : "");
 }
 
 /* The column family with this id; an error if there is none, or it is an index. */

@@ -109,6 +109,7 @@ typedef struct CfFdwModifyState
 	/* UPDATE: what the SET list changes */
 	bool		set_writetime;
 	bool		set_ttl;
+	bool	   *set_cols;		/* CQL rows: the columns SET, by attnum - 1 */
 	MemoryContext rowcxt;		/* reset for every row */
 } CfFdwModifyState;
 
@@ -139,6 +140,20 @@ cfFdwAddForeignUpdateTargets(PlannerInfo *root, Index rtindex, RangeTblEntry *ta
 	CmdType		op = root->parse->commandType;
 
 	(void) target_rte;
+	if (t->rows != CF_FDW_ROWS_CELLS)
+	{
+		/* a CQL row: its primary key; a counter UPDATE also needs the old counters */
+		for (int i = 0; i < t->natts; i++)
+			if (t->cols[i].role == CF_FDW_KEY || t->cols[i].role == CF_FDW_KEY_PART ||
+				t->cols[i].role == CF_FDW_NAME ||
+				(op == CMD_UPDATE && t->cf->is_counter &&
+				 (t->cols[i].role == CF_FDW_CELL || t->cols[i].role == CF_FDW_VALUE)))
+				add_identity(root, rtindex, target_relation, i + 1);
+		if (op == CMD_DELETE && root->parse->returningList != NIL)
+			add_row_identity_var(root, makeVar(rtindex, InvalidAttrNumber, RECORDOID, -1, InvalidOid, 0),
+								 rtindex, "wholerow");
+		return;
+	}
 	add_identity(root, rtindex, target_relation, t->key_att);
 	if (t->sc_att != 0)
 		add_identity(root, rtindex, target_relation, t->sc_att);
@@ -264,7 +279,25 @@ cfFdwBeginForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo, List *f
 		return;
 	st = begin_modify(estate, rinfo, estate->es_output_cid);
 	t = st->t;
-	if (op == CMD_UPDATE)
+	if (op == CMD_UPDATE && t->rows != CF_FDW_ROWS_CELLS)
+	{
+		Bitmapset  *cols = ExecGetUpdatedCols(rinfo, estate);
+		MemoryContext old = MemoryContextSwitchTo(estate->es_query_cxt);
+
+		st->set_cols = palloc0(sizeof(bool) * Max(t->natts, 1));
+		for (int i = 0; i < t->natts; i++)
+		{
+			if (!bms_is_member(i + 1 - FirstLowInvalidHeapAttributeNumber, cols))
+				continue;
+			if (t->cols[i].role != CF_FDW_CELL && t->cols[i].role != CF_FDW_VALUE)
+				cfInvalidRequest("PRIMARY KEY part %s found in SET part", t->cols[i].attname);
+			st->set_cols[i] = true;
+		}
+		MemoryContextSwitchTo(old);
+		check_privilege(t, ACL_INSERT);
+		check_privilege(t, ACL_DELETE);		/* a NULL is a tombstone */
+	}
+	else if (op == CMD_UPDATE)
 	{
 		Bitmapset  *cols = ExecGetUpdatedCols(rinfo, estate);
 		bool		moves = false;
@@ -293,7 +326,9 @@ cfFdwBeginForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo, List *f
 			const CfFdwColumn *col = &t->cols[i];
 
 			if (col->role == CF_FDW_KEY || col->role == CF_FDW_SUPER || col->role == CF_FDW_NAME ||
-				(col->role == CF_FDW_VALUE && op == CMD_UPDATE && t->cf->is_counter))
+				col->role == CF_FDW_KEY_PART ||
+				((col->role == CF_FDW_VALUE || (col->role == CF_FDW_CELL && t->rows != CF_FDW_ROWS_CELLS)) &&
+				 op == CMD_UPDATE && t->cf->is_counter))
 				st->old_att[i] = junk_att(subplan, psprintf(CF_FDW_ROWID_FORMAT, i + 1));
 		}
 		/* RETURNING is set up after this: the whole row is there if it needs it */
@@ -683,6 +718,197 @@ return_version(const CfFdwTable *t, TupleTableSlot *slot, int64 writetime, bool 
 	ExecForceStoreHeapTuple(tuple, slot, true);
 }
 
+/* ---------------------------------------------------------------------
+ * CQL3 rows (rows 'cql'): a row is the cells cfstore.cql() writes for it
+ * (src/cql/cfcql_write.c): in a sparse table its marker (clustering
+ * values, '') and a cell (clustering values, column name) per column, in
+ * a static column family a cell per column, in a compact table one cell.
+ * INSERT writes the marker and the columns that are not NULL; UPDATE the
+ * marker and the columns SET, a NULL as a tombstone; DELETE a tombstone
+ * for every cell of the row (a static row: the row key's).  Counters are
+ * incremented by new - old, as in the cells' shape.
+ * ---------------------------------------------------------------------
+ */
+
+/* The row key and, in a table with clustering columns, the name prefix of a CQL row. */
+static void
+cql_row_address(const CfFdwTable *t, const Datum *values, const bool *nulls, CfFdwAddress *a,
+				StringInfo prefix)
+{
+	StringInfoData key;
+	bool		composite_key = t->nkey_parts > 0;
+
+	memset(a, 0, sizeof(*a));
+	initStringInfo(&key);
+	initStringInfo(prefix);
+	for (int i = 0; i < t->natts; i++)
+	{
+		const CfFdwColumn *col = &t->cols[i];
+
+		if (col->role == CF_FDW_KEY || col->role == CF_FDW_KEY_PART)
+		{
+			bytea	   *b;
+
+			if (nulls[i])
+				cfInvalidRequest("Invalid null value for partition key part %s", col->attname);
+			b = cfFdwFromDatum(t, col, values[i], NULL, 0);
+			if (composite_key)
+				continue;		/* put together in key order below */
+			a->key = b;
+		}
+	}
+	if (composite_key)
+		for (int part = 0; part < t->nkey_parts; part++)
+			for (int i = 0; i < t->natts; i++)
+				if (t->cols[i].role == CF_FDW_KEY_PART && t->cols[i].component == part)
+					append_component(&key, cfFdwFromDatum(t, &t->cols[i], values[i], NULL, 0));
+	if (composite_key)
+		a->key = cfMakeBytea(key.data, key.len);
+	if (VARSIZE_ANY_EXHDR(a->key) == 0)
+		cfInvalidRequest("Key may not be empty");
+	for (int k = 0; k < t->nname; k++)
+	{
+		int			ni = t->name_att[k] - 1;
+		bytea	   *b;
+
+		if (nulls[ni])
+			cfInvalidRequest("Invalid null value for clustering key part %s", t->cols[ni].attname);
+		b = cfFdwFromDatum(t, &t->cols[ni], values[ni], NULL, 0);
+		if (t->rows == CF_FDW_ROWS_DENSE && t->nametype->kind != CF_COMPOSITE)
+			appendBinaryStringInfo(prefix, VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b));
+		else
+			append_component(prefix, b);
+	}
+}
+
+/* The name of a CQL row's cell for column col (NULL: the marker, or a compact row's cell). */
+static bytea *
+cql_cell_name(const CfFdwTable *t, const StringInfo prefix, const CfFdwColumn *col)
+{
+	StringInfoData buf;
+
+	if (t->rows == CF_FDW_ROWS_STATIC)
+		return col->cell_name;
+	if (t->rows == CF_FDW_ROWS_DENSE)
+		return cfMakeBytea(prefix->data, prefix->len);
+	initStringInfo(&buf);
+	appendBinaryStringInfo(&buf, prefix->data, prefix->len);
+	append_component(&buf, col ? col->cell_name : cfMakeBytea("", 0));
+	return cfMakeBytea(buf.data, buf.len);
+}
+
+/* Write the columns of a CQL row: given (by attnum - 1) says which; old: a counter's old values. */
+static void
+cql_write_row(CfFdwModifyState *st, const Datum *values, const bool *nulls, const bool *given,
+			  const Datum *ovalues, const bool *onulls, bool insert)
+{
+	const CfFdwTable *t = st->t;
+	CfFdwAddress a;
+	StringInfoData prefix;
+	int64		now = cfNowMicros();
+
+	cql_row_address(t, values, nulls, &a, &prefix);
+	if (t->rows == CF_FDW_ROWS_SPARSE && !t->cf->is_counter)
+	{
+		a.name = cql_cell_name(t, &prefix, NULL);
+		write_cell(st, &a, CF_WRITE_COLUMN, cfMakeBytea("", 0), now, true, 0, false);
+	}
+	if (t->rows == CF_FDW_ROWS_DENSE && t->value_att == 0)
+	{
+		a.name = cql_cell_name(t, &prefix, NULL);
+		write_cell(st, &a, CF_WRITE_COLUMN, cfMakeBytea("", 0), now, true, 0, false);
+	}
+	if (t->rows == CF_FDW_ROWS_DENSE && t->value_att != 0 && insert && nulls[t->value_att - 1])
+		cfInvalidRequest("Missing mandatory column %s", t->cols[t->value_att - 1].attname);
+	for (int i = 0; i < t->natts; i++)
+	{
+		const CfFdwColumn *col = &t->cols[i];
+
+		if ((col->role != CF_FDW_CELL && col->role != CF_FDW_VALUE) || !given[i] || (insert && nulls[i]))
+			continue;
+		a.name = cql_cell_name(t, &prefix, col->role == CF_FDW_CELL ? col : NULL);
+		if (t->cf->is_counter)
+		{
+			int64		delta;
+			uint64		be;
+
+			if (nulls[i])
+				cfInvalidRequest("Invalid null value for counter increment/decrement");
+			delta = (int64) ((uint64) counter_of(cfFdwFromDatum(t, col, values[i], NULL, 0)) -
+							 (uint64) (ovalues == NULL || onulls[i] ? 0
+									   : counter_of(cfFdwFromDatum(t, col, ovalues[i], NULL, 0))));
+			if (delta != 0)
+			{
+				be = pg_hton64((uint64) delta);
+				write_cell(st, &a, CF_WRITE_COUNTER, cfMakeBytea(&be, 8), 0, false, 0, false);
+			}
+		}
+		else if (nulls[i])
+			write_cell(st, &a, CF_WRITE_TOMBSTONE, NULL, now, true, 0, false);
+		else
+			write_cell(st, &a, CF_WRITE_COLUMN,
+					   cfFdwFromDatum(t, col, values[i], (const uint8 *) VARDATA_ANY(a.name),
+									  VARSIZE_ANY_EXHDR(a.name)), now, true, 0, false);
+	}
+}
+
+/*
+ * Delete a CQL row: a tombstone for each of its live cells (a sparse row:
+ * those under its clustering prefix, marker included; a static row: the
+ * row key's; a compact row: its cell).
+ */
+static void
+cql_delete_row(CfFdwModifyState *st, EState *estate, const Datum *values, const bool *nulls)
+{
+	const CfFdwTable *t = st->t;
+	CfFdwAddress a;
+	StringInfoData prefix;
+	int64		now = cfNowMicros();
+
+	cql_row_address(t, values, nulls, &a, &prefix);
+	if (t->rows == CF_FDW_ROWS_STATIC)
+	{
+		a.name = cfMakeBytea("", 0);
+		write_cell(st, &a, CF_WRITE_TOMBSTONE, NULL, now, true, 0, false);
+		return;
+	}
+	if (t->rows == CF_FDW_ROWS_DENSE)
+	{
+		a.name = cql_cell_name(t, &prefix, NULL);
+		write_cell(st, &a, CF_WRITE_TOMBSTONE, NULL, now, true, 0, false);
+		return;
+	}
+	{
+		CfSliceSpec spec;
+		CfSliceState *slice;
+		CfOutCell	c;
+		List	   *names = NIL;
+		ListCell   *lc;
+		StringInfoData hi;
+
+		initStringInfo(&hi);
+		appendBinaryStringInfo(&hi, prefix.data, prefix.len);
+		if (hi.len > 0)
+			hi.data[hi.len - 1] = 1;	/* after every name under the prefix */
+		memset(&spec, 0, sizeof(spec));
+		spec.key = a.key;
+		spec.start = prefix.len > 0 ? cfMakeBytea(prefix.data, prefix.len) : NULL;
+		spec.finish = hi.len > 0 ? cfMakeBytea(hi.data, hi.len) : NULL;
+		spec.count = PG_INT64_MAX;
+		slice = cfSliceBegin(st->rel, &spec, estate->es_snapshot);
+		while (cfSliceNext(slice, &c))		/* (a name is valid until the next call) */
+			names = lappend(names, cfMakeBytea(VARDATA_ANY(c.name), VARSIZE_ANY_EXHDR(c.name)));
+		cfSliceEnd(slice);
+		if (!t->cf->is_counter)
+			names = lappend(names, cql_cell_name(t, &prefix, NULL));
+		foreach(lc, names)
+		{
+			a.name = lfirst(lc);
+			write_cell(st, &a, CF_WRITE_TOMBSTONE, NULL, now, true, 0, false);
+		}
+	}
+}
+
 /* Write the cell a row of INSERT gives. */
 static void
 insert_row(CfFdwModifyState *st, ResultRelInfo *rinfo, TupleTableSlot *slot)
@@ -699,6 +925,17 @@ insert_row(CfFdwModifyState *st, ResultRelInfo *rinfo, TupleTableSlot *slot)
 	MemoryContextReset(st->rowcxt);
 	old = MemoryContextSwitchTo(st->rowcxt);
 	slot_getallattrs(slot);
+	if (t->rows != CF_FDW_ROWS_CELLS)
+	{
+		bool	   *given = palloc(sizeof(bool) * Max(t->natts, 1));
+
+		if (t->cf->is_counter)
+			cfInvalidRequest("INSERT statement are not allowed on counter tables, use UPDATE instead");
+		memset(given, true, sizeof(bool) * Max(t->natts, 1));
+		cql_write_row(st, slot->tts_values, slot->tts_isnull, given, NULL, NULL, true);
+		MemoryContextSwitchTo(old);
+		return;
+	}
 	row_address(t, slot->tts_values, slot->tts_isnull, &a);
 	if (t->cf->is_counter)
 	{
@@ -782,8 +1019,14 @@ cfFdwExecForeignUpdate(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slo
 	ovalues = palloc(sizeof(Datum) * Max(t->natts, 1));
 	onulls = palloc(sizeof(bool) * Max(t->natts, 1));
 	old_row(st, planSlot, ovalues, onulls);
-	old_address(st, estate, ovalues, onulls, &oa);
 	slot_getallattrs(slot);
+	if (t->rows != CF_FDW_ROWS_CELLS)
+	{
+		cql_write_row(st, slot->tts_values, slot->tts_isnull, st->set_cols, ovalues, onulls, false);
+		MemoryContextSwitchTo(old);
+		return slot;
+	}
+	old_address(st, estate, ovalues, onulls, &oa);
 	row_address(t, slot->tts_values, slot->tts_isnull, &a);
 	if (t->cf->is_counter)
 	{
@@ -842,8 +1085,13 @@ cfFdwExecForeignDelete(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slo
 	ovalues = palloc(sizeof(Datum) * Max(t->natts, 1));
 	onulls = palloc(sizeof(bool) * Max(t->natts, 1));
 	old_row(st, planSlot, ovalues, onulls);
-	old_address(st, estate, ovalues, onulls, &oa);
-	write_cell(st, &oa, CF_WRITE_TOMBSTONE, NULL, 0, false, 0, false);
+	if (t->rows != CF_FDW_ROWS_CELLS)
+		cql_delete_row(st, estate, ovalues, onulls);
+	else
+	{
+		old_address(st, estate, ovalues, onulls, &oa);
+		write_cell(st, &oa, CF_WRITE_TOMBSTONE, NULL, 0, false, 0, false);
+	}
 	MemoryContextSwitchTo(old);
 	if (st->wholerow_att != 0)
 	{

@@ -82,6 +82,11 @@ typedef struct CfFdwScanState
 	CfRelScanState *full;
 	int64		limit;			/* -1: none */
 	int64		returned;
+	/* CQL rows of several cells (CF_FDW_ROWS_SPARSE, _STATIC) */
+	MemoryContext rowcxt[2];	/* the row being built, and the one before */
+	int			currow;
+	CfOutCell	pending;		/* the first cell of the next row, read ahead */
+	bool		has_pending;
 	/* EXPLAIN ANALYZE */
 	int64		cells_read;
 	int64		pages;
@@ -143,6 +148,10 @@ cfFdwBeginForeignScan(ForeignScanState *node, int eflags)
 	st->cxt = AllocSetContextCreate(estate->es_query_cxt, "cfstore foreign scan", ALLOCSET_DEFAULT_SIZES);
 	st->keycxt = AllocSetContextCreate(estate->es_query_cxt, "cfstore foreign scan keys",
 									   ALLOCSET_SMALL_SIZES);
+	if (st->t->rows == CF_FDW_ROWS_SPARSE || st->t->rows == CF_FDW_ROWS_STATIC)
+		for (i = 0; i < 2; i++)
+			st->rowcxt[i] = AllocSetContextCreate(estate->es_query_cxt, "cfstore foreign scan row",
+												  ALLOCSET_DEFAULT_SIZES);
 }
 
 /* Evaluate pushed expression x (not NULL); false if it is NULL. */
@@ -356,7 +365,8 @@ scan_start(ForeignScanState *node, CfFdwScanState *st)
 		st->spec.start = st->spec.reversed ? hi : lo;
 		st->spec.finish = st->spec.reversed ? lo : hi;
 		st->spec.count = PG_INT64_MAX;
-		if (st->limit > 0 && !st->spec.whole_super)
+		/* a LIMIT counts cells, unless a row is several cells */
+		if (st->limit > 0 && !st->spec.whole_super && st->rowcxt[0] == NULL)
 			st->spec.count = st->limit + (st->skip_lo != NULL) + (st->skip_hi != NULL);
 		/* without a key, every row is sliced when a slice has bounds */
 		st->walk_keys = st->keymode == CF_FDW_KEY_NONE &&
@@ -445,6 +455,142 @@ next_cell(ForeignScanState *node, CfFdwScanState *st, CfOutCell *c)
 	}
 }
 
+/*
+ * Whether cell c belongs to the CQL row whose first cell is first: the same
+ * row key and, in a sparse table, the same clustering values (the first
+ * nname components of the name).
+ */
+static bool
+same_cql_row(const CfFdwTable *t, const CfOutCell *first, const CfOutCell *c)
+{
+	int			len[2] = {0, 0};
+	const bytea *names[2] = {first->name, c->name};
+
+	if (VARSIZE_ANY_EXHDR(first->key) != VARSIZE_ANY_EXHDR(c->key) ||
+		memcmp(VARDATA_ANY(first->key), VARDATA_ANY(c->key), VARSIZE_ANY_EXHDR(c->key)) != 0)
+		return false;
+	if (t->rows == CF_FDW_ROWS_STATIC)
+		return true;
+	/* the bytes of the clustering components */
+	for (int k = 0; k < 2; k++)
+	{
+		const uint8 *d = (const uint8 *) VARDATA_ANY(names[k]);
+		int			n = VARSIZE_ANY_EXHDR(names[k]);
+
+		for (int comp = 0; comp < t->nname && len[k] + 3 <= n; comp++)
+			len[k] += 2 + ((d[len[k]] << 8) | d[len[k] + 1]) + 1;
+	}
+	return len[0] == len[1] && memcmp(VARDATA_ANY(first->name), VARDATA_ANY(c->name), len[0]) == 0;
+}
+
+/* A copy of a varlena in the current context. */
+static bytea *
+copy_bytes(const bytea *b)
+{
+	return b == NULL ? NULL : cfMakeBytea(VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b));
+}
+
+/*
+ * Keep cell c beyond the next cfSliceNext, which may reuse the memory of
+ * what it returned: its key, name and value copied into the current
+ * context.
+ */
+static void
+keep_cell(CfOutCell *c)
+{
+	c->key = copy_bytes(c->key);
+	c->name = copy_bytes(c->name);
+	c->value = copy_bytes(c->value);
+	c->sc = copy_bytes(c->sc);
+}
+
+/* Set the columns of a CQL row that cell c holds the value of. */
+static bool
+take_cql_cell(CfFdwScanState *st, const CfOutCell *c)
+{
+	const CfFdwTable *t = st->t;
+	const uint8 *name = (const uint8 *) VARDATA_ANY(c->name);
+	int			namelen = VARSIZE_ANY_EXHDR(c->name);
+	bool		taken = false;
+
+	if (t->rows == CF_FDW_ROWS_SPARSE &&
+		!cfCompositeComponent(name, namelen, t->nname, &name, &namelen))
+		return false;
+	for (int i = 0; i < t->natts; i++)
+	{
+		const CfFdwColumn *col = &t->cols[i];
+
+		if (col->role != CF_FDW_CELL || (int) VARSIZE_ANY_EXHDR(col->cell_name) != namelen ||
+			memcmp(VARDATA_ANY(col->cell_name), name, namelen) != 0)
+			continue;
+		taken = true;
+		if (st->needed[i])
+			st->values[i] = cfFdwToDatum(t, col, (const uint8 *) VARDATA_ANY(c->value),
+										 VARSIZE_ANY_EXHDR(c->value), name, namelen, &st->nulls[i]);
+	}
+	return taken;
+}
+
+/*
+ * The next CQL row of a table whose rows are several cells (sparse: the
+ * cells sharing the row key and clustering values; static: the cells of a
+ * row key) into st->values; false at the end.  A static row whose declared
+ * columns have no live cell is no row (Cassandra 1.2).  The row's values
+ * live in one of two contexts taken in turn, so the previous row stays
+ * valid while this one is read.
+ */
+static bool
+next_cql_row(ForeignScanState *node, CfFdwScanState *st)
+{
+	MemoryContext old;
+	bool		found = true;
+
+	st->currow ^= 1;
+	MemoryContextReset(st->rowcxt[st->currow]);
+	old = MemoryContextSwitchTo(st->rowcxt[st->currow]);
+	for (;;)
+	{
+		CfOutCell	first;
+		CfOutCell	c;
+		bool		any;
+
+		if (st->has_pending)
+		{
+			first = st->pending;
+			st->has_pending = false;
+		}
+		else if (next_cell(node, st, &first))
+		{
+			st->cells_read++;
+			keep_cell(&first);
+		}
+		else
+		{
+			found = false;
+			break;
+		}
+		cfFdwFillSlot(st->t, &first, st->needed, st->values, st->nulls);
+		any = take_cql_cell(st, &first);
+		while (next_cell(node, st, &c))
+		{
+			st->cells_read++;
+			if (!same_cql_row(st->t, &first, &c))
+			{
+				keep_cell(&c);
+				st->pending = c;
+				st->has_pending = true;
+				break;
+			}
+			any |= take_cql_cell(st, &c);
+		}
+		if (any || st->t->rows == CF_FDW_ROWS_SPARSE)
+			break;
+		CHECK_FOR_INTERRUPTS();
+	}
+	MemoryContextSwitchTo(old);
+	return found;
+}
+
 /* IterateForeignScan: the next row, or an empty slot. */
 TupleTableSlot *
 cfFdwIterateForeignScan(ForeignScanState *node)
@@ -461,13 +607,21 @@ cfFdwIterateForeignScan(ForeignScanState *node)
 	if (st->empty || (st->limit >= 0 && st->returned >= st->limit))
 		return slot;
 	before = pgBufferUsage.shared_blks_hit + pgBufferUsage.shared_blks_read;
-	found = next_cell(node, st, &c);
+	if (st->rowcxt[0] != NULL)
+		found = next_cql_row(node, st);
+	else
+	{
+		found = next_cell(node, st, &c);
+		if (found)
+		{
+			st->cells_read++;
+			cfFdwFillSlot(st->t, &c, st->needed, st->values, st->nulls);
+		}
+	}
 	st->pages += pgBufferUsage.shared_blks_hit + pgBufferUsage.shared_blks_read - before;
 	if (!found)
 		return slot;
-	st->cells_read++;
 	st->returned++;
-	cfFdwFillSlot(st->t, &c, st->needed, st->values, st->nulls);
 	if (st->relation_row)
 	{
 		memcpy(slot->tts_values, st->values, sizeof(Datum) * st->t->natts);
@@ -497,6 +651,7 @@ scan_stop(CfFdwScanState *st)
 	st->nkeys = st->nextkey = st->nbatch = st->nextbatch = 0;
 	st->skip_lo = st->skip_hi = NULL;
 	st->returned = 0;
+	st->has_pending = false;
 	if (st->cxt != NULL)
 	{
 		MemoryContextReset(st->cxt);
@@ -555,6 +710,10 @@ cfFdwExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	char	   *s;
 
 	ExplainPropertyText("CF Column Family", psprintf("%s.%s", st->t->cf->keyspace, st->t->cf->name), es);
+	if (st->t->rows != CF_FDW_ROWS_CELLS)
+		ExplainPropertyText("CF Rows", st->t->rows == CF_FDW_ROWS_SPARSE ? "CQL3, the cells of a clustering prefix each"
+							: st->t->rows == CF_FDW_ROWS_STATIC ? "CQL3, the cells of a row key each"
+							: "CQL3, a cell each", es);
 	s = pushed_text(node, context, CF_FDW_PUSH_KEY);
 	ExplainPropertyText("CF Key", s ? s : "all rows", es);
 	if ((s = pushed_text(node, context, CF_FDW_PUSH_SC)) != NULL)

@@ -68,7 +68,7 @@ cfShardTableCreate(const CfColumnFamily *cf)
 	const char *table = quote_qualified_identifier(cf->keyspace, cf->name);
 	const char *owner_name = quote_identifier(GetUserNameFromId(cfKeyspaceOwner(cf->keyspace), false));
 
-	cfFdwRunAs(owner, psprintf("CREATE TABLE %s (%s\n) PARTITION BY HASH (key)", table, cfFdwTableColumns(cf)));
+	cfFdwRunAs(owner, psprintf("CREATE TABLE %s (%s\n) PARTITION BY HASH (key)", table, cfFdwTableColumns(cf, false)));
 	cfFdwRunAs(owner, psprintf("ALTER TABLE %s OWNER TO %s", table, owner_name));
 	cfFdwRunAs(owner, psprintf("COMMENT ON TABLE %s IS %s", table,
 							   quote_literal_cstr(psprintf("column family %s.%s, partitioned over the shard servers",

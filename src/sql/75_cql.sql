@@ -25,6 +25,7 @@ DECLARE
   cname text;
   vclass text;
   iname text;
+  ft regclass;
 BEGIN
   PERFORM cfstore._check_keyspace_exists(keyspace);
   PERFORM cfstore._lock_catalog();
@@ -76,6 +77,15 @@ BEGIN
          value_alias = _ddl__cql_define.value_alias
    WHERE c.id = cf.id;
   PERFORM cfstore._index_sync(cf.id, old_defs);
+  -- the canonical foreign table shows the CQL3 rows (a sharded keyspace's
+  -- table is partitioned over the shards and keeps the cells' shape)
+  IF (SELECT k.placement FROM cfstore.keyspace k WHERE k.name = keyspace) IS NULL THEN
+    ft := cfstore._foreign_table(keyspace, column_family);
+    IF ft IS NOT NULL THEN
+      PERFORM cfstore._as_caller(format('DROP FOREIGN TABLE %s', ft));
+    END IF;
+    PERFORM cfstore._foreign_table_create(cf.id);
+  END IF;
   PERFORM cfstore._on_shards(keyspace, '_cql_define', keyspace, column_family, key_aliases::text,
                              column_aliases::text, value_alias, columns::text);
 END $$;

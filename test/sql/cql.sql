@@ -45,6 +45,8 @@ SELECT cfstore.cql($$INSERT INTO timeline (user_id, tweet_id, author, body)
   VALUES ('ahamilton', 1742a000-0000-1000-8000-000000000000, 'gwashington', 'I chopped down the cherry tree')
   USING TIMESTAMP 3000$$, 'twissandra');
 SELECT column_name, value, writetime, ttl FROM cfstore.get_slice('twissandra', 'timeline', 'gmason');
+-- the same rows through SQL: the foreign table shows the CQL3 rows
+SELECT * FROM twissandra.timeline;
 SELECT cfstore.cql($$SELECT * FROM timeline WHERE user_id = 'gmason'$$, 'twissandra');
 -- the seed's query
 SELECT cfstore.cql($$SELECT * FROM timeline WHERE user_id = 'gmason' ORDER BY tweet_id DESC LIMIT 50$$, 'twissandra');
@@ -64,6 +66,7 @@ SELECT cfstore.cql($$SELECT tweet_id FROM timeline WHERE user_id = 'gmason' AND 
 SELECT cfstore.cql($$UPDATE tweets USING TIMESTAMP 10 SET author = 'jadams', body = 'Facts are stubborn things'
   WHERE tweet_id = 1776a000-0000-1000-8000-000000000000$$, 'twissandra');
 SELECT column_name, value, writetime FROM cfstore.get_slice('twissandra', 'tweets', '1776a000-0000-1000-8000-000000000000');
+SELECT * FROM twissandra.tweets;
 -- last write wins by timestamp: an older UPDATE changes nothing
 SELECT cfstore.cql($$UPDATE tweets USING TIMESTAMP 5 SET author = 'nobody' WHERE tweet_id = 1776a000-0000-1000-8000-000000000000$$, 'twissandra');
 SELECT cfstore.cql($$SELECT * FROM tweets$$, 'twissandra');
@@ -76,6 +79,7 @@ SELECT cfstore.cql($$DELETE author FROM tweets USING TIMESTAMP 30 WHERE tweet_id
 SELECT cfstore.cql($$SELECT * FROM tweets$$, 'twissandra');
 SELECT cfstore.cql($$DELETE FROM timeline USING TIMESTAMP 2500 WHERE user_id = 'gmason' AND tweet_id = 1742a000-0000-1000-8000-000000000000$$, 'twissandra');
 SELECT column_name, value FROM cfstore.get_slice('twissandra', 'timeline', 'gmason');
+SELECT * FROM twissandra.timeline;
 SELECT cfstore.cql($$DELETE FROM timeline WHERE user_id = 'ahamilton'$$, 'twissandra');
 SELECT cfstore.cql($$SELECT * FROM timeline$$, 'twissandra');
 
@@ -94,6 +98,8 @@ SELECT cfstore.cql($$INSERT INTO events (site, day, at, seq, kind) VALUES ('a', 
 SELECT cfstore.cql($$INSERT INTO events (site, day, at, seq, kind) VALUES ('a', 1, 1370862000000, 2, 'z')$$, 'twissandra');
 SELECT cfstore.cql($$INSERT INTO events (site, day, at, seq, kind) VALUES ('a', 2, '2013-06-10 12:00+0000', 1, 'w')$$, 'twissandra');
 SELECT key, column_name, value FROM cfstore.get_range_slices('twissandra', 'events');
+\d twissandra.events
+SELECT * FROM twissandra.events;
 SELECT cfstore.cql($$SELECT * FROM events WHERE site = 'a' AND day = 1$$, 'twissandra');
 SELECT cfstore.cql($$SELECT at, seq, kind FROM events WHERE site = 'a' AND day = 1 ORDER BY at ASC$$, 'twissandra');
 SELECT cfstore.cql($$SELECT at, seq FROM events WHERE site = 'a' AND day = 1 AND at = '2013-06-10 11:00+0000' AND seq > 1$$, 'twissandra');
@@ -110,6 +116,7 @@ SELECT cfstore.cql($$INSERT INTO stats (k, c, v) VALUES ('x', 2, 20)$$, 'twissan
 SELECT cfstore.cql($$INSERT INTO stats (k, c, v) VALUES ('x', 1, 10)$$, 'twissandra');
 SELECT cfstore.cql($$UPDATE stats SET v = 30 WHERE k = 'x' AND c = 3$$, 'twissandra');
 SELECT column_name, value FROM cfstore.get_slice('twissandra', 'stats', 'x');
+SELECT * FROM twissandra.stats;
 SELECT cfstore.cql($$SELECT * FROM stats WHERE k = 'x' AND c > 1$$, 'twissandra');
 SELECT cfstore.cql($$SELECT * FROM stats WHERE k = 'x' AND c IN (3, 1)$$, 'twissandra');
 SELECT cfstore.cql($$DELETE FROM stats WHERE k = 'x' AND c = 2$$, 'twissandra');
@@ -123,6 +130,7 @@ SELECT comparator, (SELECT array_agg(convert_from(d.name, 'UTF8') || ' ' || d.va
 SELECT cfstore.cql($$INSERT INTO users (name, email, age) VALUES ('ada', 'ada@example.org', 36)$$, 'twissandra');
 SELECT cfstore.cql($$INSERT INTO users (name) VALUES ('nobody')$$, 'twissandra');
 SELECT column_name, value FROM cfstore.get_slice('twissandra', 'users', 'ada');
+SELECT * FROM twissandra.users;
 SELECT cfstore.cql($$SELECT * FROM users$$, 'twissandra');
 -- COMPACT STORAGE, two clustering columns, no value
 SELECT cfstore.cql($$CREATE TABLE pairs (a int, b int, c text, PRIMARY KEY (a, b, c)) WITH COMPACT STORAGE$$, 'twissandra');
@@ -130,6 +138,7 @@ SELECT comparator, value_alias FROM cfstore.column_family WHERE name = 'pairs';
 SELECT cfstore.cql($$INSERT INTO pairs (a, b, c) VALUES (1, 2, 'x')$$, 'twissandra');
 SELECT cfstore.cql($$INSERT INTO pairs (a, b) VALUES (1, 3)$$, 'twissandra');
 SELECT column_name, value FROM cfstore.get_slice('twissandra', 'pairs', 1);
+SELECT * FROM twissandra.pairs;
 SELECT cfstore.cql($$SELECT * FROM pairs WHERE a = 1$$, 'twissandra');
 
 -- counters
@@ -137,6 +146,7 @@ SELECT cfstore.cql($$CREATE TABLE hits (page text PRIMARY KEY, views counter, li
 SELECT cfstore.cql($$UPDATE hits SET views = views + 3, likes = likes - 1 WHERE page = '/'$$, 'twissandra');
 SELECT cfstore.cql($$UPDATE hits SET views = views -1 WHERE page = '/'$$, 'twissandra');
 SELECT column_name, value FROM cfstore.get_slice('twissandra', 'hits', '/');
+SELECT * FROM twissandra.hits;
 SELECT cfstore.cql($$SELECT * FROM hits$$, 'twissandra');
 SELECT cfstore.cql($$UPDATE hits SET views = 3 WHERE page = '/'$$, 'twissandra');
 SELECT cfstore.cql($$INSERT INTO hits (page, views) VALUES ('/', 1)$$, 'twissandra');
@@ -159,6 +169,7 @@ SELECT cfstore.cql($$BEGIN BATCH USING TIMESTAMP 1 INSERT INTO stats (k, c, v) V
 
 -- ALTER TABLE ADD, CREATE INDEX and a query through it
 SELECT cfstore.cql($$ALTER TABLE timeline ADD likes int$$, 'twissandra');
+\d twissandra.timeline
 SELECT cfstore.cql($$INSERT INTO timeline (user_id, tweet_id, author, likes) VALUES ('jjay', 1787a000-0000-1000-8000-000000000000, 'jjay', 7)$$, 'twissandra');
 SELECT cfstore.cql($$INSERT INTO timeline (user_id, tweet_id, author, likes) VALUES ('jjay', 1788a000-0000-1000-8000-000000000000, 'amadison', 8)$$, 'twissandra');
 SELECT cfstore.cql($$CREATE INDEX ON timeline (author)$$, 'twissandra');
@@ -172,6 +183,42 @@ SELECT cfstore.cql($$SELECT tweet_id FROM timeline WHERE likes = 7$$, 'twissandr
 SELECT cfstore.cql($$ALTER TABLE stats ADD w int$$, 'twissandra');
 SELECT cfstore.cql($$ALTER TABLE timeline ADD likes int$$, 'twissandra');
 SELECT cfstore.cql($$ALTER TABLE timeline DROP likes$$, 'twissandra');
+
+-- the tables as SQL: the seed's query.  UUIDType does not order as SQL's
+-- uuid does, so ORDER BY tweet_id is SQL's sort; with timeuuid (TimeUUIDType
+-- orders as cfstore.timeuuid) the key, the order and the limit are pushed
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT * FROM twissandra.timeline WHERE user_id = 'gmason' ORDER BY tweet_id DESC LIMIT 50;
+SELECT cfstore.cql($$CREATE TABLE userline (user_id text, tweet_id timeuuid, body text, PRIMARY KEY (user_id, tweet_id))$$, 'twissandra');
+SELECT cfstore.cql(format($$INSERT INTO userline (user_id, tweet_id, body) VALUES ('gmason', %s, 'tweet %s')$$,
+                          cfstore.min_timeuuid(timestamptz '2013-01-01 00:00+00' + i * interval '1 minute'), i), 'twissandra')
+  FROM generate_series(1, 60) i \g /dev/null
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT * FROM twissandra.userline WHERE user_id = 'gmason' ORDER BY tweet_id DESC LIMIT 3;
+SELECT * FROM twissandra.userline WHERE user_id = 'gmason' ORDER BY tweet_id DESC LIMIT 3;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT * FROM twissandra.userline WHERE user_id = 'gmason' ORDER BY tweet_id DESC LIMIT 3;
+-- SQL writes what cql() writes: INSERT a row (the marker and its columns)
+INSERT INTO twissandra.timeline (user_id, tweet_id, author, body)
+  VALUES ('sql', '1800a000-0000-1000-8000-000000000000', 'tjefferson', 'all men are created equal');
+SELECT column_name, value FROM cfstore.get_slice('twissandra', 'timeline', 'sql');
+SELECT cfstore.cql($$SELECT user_id, author, body, likes FROM timeline WHERE user_id = 'sql'$$, 'twissandra');
+-- UPDATE writes the columns SET (a NULL is a tombstone), not the key
+UPDATE twissandra.timeline SET body = NULL, likes = 3 WHERE user_id = 'sql';
+SELECT column_name, value FROM cfstore.get_slice('twissandra', 'timeline', 'sql');
+UPDATE twissandra.timeline SET user_id = 'x' WHERE user_id = 'sql';
+-- DELETE removes the row: every cell under its clustering values
+DELETE FROM twissandra.timeline WHERE user_id = 'sql';
+SELECT column_name, value FROM cfstore.get_slice('twissandra', 'timeline', 'sql');
+SELECT count(*) FROM twissandra.timeline WHERE user_id = 'sql';
+-- a compact table and a counter table through SQL
+INSERT INTO twissandra.stats VALUES ('q', 5, 50);
+UPDATE twissandra.stats SET v = v + 1 WHERE k = 'q';
+SELECT cfstore.cql($$SELECT * FROM stats WHERE k = 'q'$$, 'twissandra');
+UPDATE twissandra.hits SET views = views + 10 WHERE page = '/';
+SELECT cfstore.cql($$SELECT * FROM hits$$, 'twissandra');
+INSERT INTO twissandra.hits VALUES ('/', 1, 1);
+INSERT INTO twissandra.stats (k, c) VALUES ('q', 6);
 
 -- column families made with the Thrift-style API, as CQL3 sees them
 SELECT cfstore.create_column_family('twissandra', 'Dynamic1', comparator => 'LongType',
