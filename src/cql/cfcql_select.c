@@ -918,6 +918,7 @@ cfCqlRunSelect(CfCqlStmt *stmt, const char *keyspace, Tuplestorestate *out, Tupl
 	ListCell   *lc;
 	int		   *sel_index;
 	int			nsel;
+	bool		sort_reversed = false;
 
 	memset(&q, 0, sizeof(q));
 	q.stmt = stmt;
@@ -955,7 +956,15 @@ cfCqlRunSelect(CfCqlStmt *stmt, const char *keyspace, Tuplestorestate *out, Tupl
 	take_relations(&q);
 	plan(&q);
 
-	/* read */
+	/*
+	 * read: rows sorted across partitions (IN with ORDER BY) are read
+	 * forward, sorted, then reversed, as Cassandra 1.2 orders them
+	 */
+	if (q.collect_all && q.reversed)
+	{
+		q.reversed = false;
+		sort_reversed = true;
+	}
 	if (q.by_keys && q.index_value == NULL)
 	{
 		foreach(lc, named_keys(&q))
@@ -1021,7 +1030,7 @@ cfCqlRunSelect(CfCqlStmt *stmt, const char *keyspace, Tuplestorestate *out, Tupl
 	{
 		sort_q = &q;
 		list_sort(q.rows, compare_rows);
-		if (q.reversed)
+		if (sort_reversed)
 		{
 			List	   *rev = NIL;
 

@@ -76,6 +76,7 @@
 
 #include "api/cfapi.h"
 #include "api/cfargs.h"
+#include "cql/cfcql.h"
 #include "fdw/cffdw.h"
 #include "storage/cfwrite.h"
 
@@ -725,7 +726,8 @@ return_version(const CfFdwTable *t, TupleTableSlot *slot, int64 writetime, bool 
  * a static column family a cell per column, in a compact table one cell.
  * INSERT writes the marker and the columns that are not NULL; UPDATE the
  * marker and the columns SET, a NULL as a tombstone; DELETE a tombstone
- * for every cell of the row (a static row: the row key's).  Counters are
+ * for the marker, every column and any other cell of the row (a static
+ * row: a row tombstone).  Counters are
  * incremented by new - old, as in the cells' shape.
  * ---------------------------------------------------------------------
  */
@@ -899,8 +901,22 @@ cql_delete_row(CfFdwModifyState *st, EState *estate, const Datum *values, const 
 		while (cfSliceNext(slice, &c))		/* (a name is valid until the next call) */
 			names = lappend(names, cfMakeBytea(VARDATA_ANY(c.name), VARSIZE_ANY_EXHDR(c.name)));
 		cfSliceEnd(slice);
+		/* the marker and every column, present or not (as cfcql_write.c does) */
 		if (!t->cf->is_counter)
+		{
+			CfCqlTable *ct = cfCqlTable(t->cf->keyspace, t->cf->name);
+
 			names = lappend(names, cql_cell_name(t, &prefix, NULL));
+			for (int i = 0; i < ct->ncolumns; i++)
+				if (ct->columns[i].kind == CQL_COL_REGULAR)
+				{
+					CfFdwColumn col;
+
+					memset(&col, 0, sizeof(col));
+					col.cell_name = ct->columns[i].cell_name;
+					names = lappend(names, cql_cell_name(t, &prefix, &col));
+				}
+		}
 		foreach(lc, names)
 		{
 			a.name = lfirst(lc);
