@@ -234,6 +234,19 @@ SELECT cfstore.insert('twissandra', 'Static1', 'ada', 'age', 36::bigint);
 SELECT cfstore.insert('twissandra', 'Static1', 'ada', 'undeclared', 'x'::bytea);
 SELECT cfstore.insert('twissandra', 'Static1', 'bob', 'undeclared', 'x'::bytea);
 SELECT cfstore.cql($$SELECT * FROM "Static1"$$, 'twissandra');
+-- their foreign tables can show the CQL3 rows too
+CREATE FOREIGN TABLE dynamic_rows (key text, column1 bigint, value text)
+  SERVER cfstore OPTIONS (keyspace 'twissandra', column_family 'Dynamic1', rows 'cql');
+CREATE FOREIGN TABLE static_rows (key text, age bigint, email text)
+  SERVER cfstore OPTIONS (keyspace 'twissandra', column_family 'Static1', rows 'cql');
+SELECT * FROM dynamic_rows WHERE key = 'r' AND column1 > 5;
+SELECT * FROM static_rows;
+INSERT INTO static_rows VALUES ('cy', 20, 'cy@example.org');
+SELECT column_name, value FROM cfstore.get_slice('twissandra', 'Static1', 'cy');
+CREATE FOREIGN TABLE bad_rows (key text, nope int)
+  SERVER cfstore OPTIONS (keyspace 'twissandra', column_family 'Static1', rows 'cql');
+SELECT * FROM bad_rows;
+CREATE FOREIGN TABLE bad_rows2 (key text) SERVER cfstore OPTIONS (keyspace 'twissandra', column_family 'Static1', rows 'rows');
 SELECT cfstore.create_column_family('twissandra', 'Composite1', comparator => 'CompositeType(UTF8Type, LongType)',
          key_validation_class => 'UTF8Type', default_validation_class => 'DoubleType');
 SELECT cfstore.insert('twissandra', 'Composite1', 'b1', 'floor1:3', 21.5::float8);
@@ -332,5 +345,6 @@ SELECT cfstore.cql($$TRUNCATE stats$$, 'twissandra');
 SELECT cfstore.cql($$SELECT * FROM stats$$, 'twissandra');
 SELECT cfstore.cql($$DROP TABLE stats$$, 'twissandra');
 SELECT cfstore.cql($$DROP TABLE stats$$, 'twissandra');
+DROP FOREIGN TABLE dynamic_rows, static_rows, bad_rows;
 SELECT cfstore.cql($$DROP KEYSPACE twissandra$$);
 SELECT count(*) FROM cfstore.keyspace;
