@@ -171,7 +171,7 @@ typedef struct CfCqlStmt
 	List	   *clustering;		/* char * */
 	bool		compact;
 	List	   *clustering_order;	/* CfCqlOrder */
-	/* ALTER TABLE: 'a' ADD, 't' ALTER TYPE, 'd' DROP, 'w' WITH */
+	/* ALTER TABLE: 'a' ADD, 't' ALTER TYPE, 'd' DROP, 'r' RENAME (sets: pairs of names), 'w' WITH */
 	char		alter;
 	char	   *alter_type;
 	/* INSERT */

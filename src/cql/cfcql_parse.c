@@ -697,7 +697,7 @@ parse_select(CqlParser *p, CfCqlStmt *stmt)
 	}
 }
 
-/* ALTER TABLE t ADD c type | ALTER c TYPE type | DROP c | WITH props */
+/* ALTER TABLE t ADD c type | ALTER c TYPE type | DROP c | RENAME a TO b [AND ...] | WITH props */
 static void
 parse_alter_table(CqlParser *p, CfCqlStmt *stmt)
 {
@@ -720,6 +720,18 @@ parse_alter_table(CqlParser *p, CfCqlStmt *stmt)
 	{
 		stmt->alter = 'd';
 		stmt->name = parse_name(p);
+	}
+	else if (accept_kw(p, "rename"))
+	{
+		stmt->alter = 'r';
+		do
+		{
+			char	   *from = parse_name(p);
+
+			expect_kw(p, "to");
+			stmt->sets = lappend(stmt->sets, list_make2(from, parse_name(p)));
+		}
+		while (accept_kw(p, "and"));
 	}
 	else if (accept_kw(p, "with"))
 	{

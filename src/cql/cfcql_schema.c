@@ -673,6 +673,66 @@ static_columns_json(CfCqlTable *t, const char *add_name, const char *add_class, 
 	return meta.data;
 }
 
+/*
+ * ALTER TABLE ... RENAME: new names for primary key columns (and a compact
+ * table's value), as Cassandra 1.2 keeps them, in the key, column and
+ * value aliases.  Naming the components of a column family made with the
+ * functions or the cli can turn it into a sparse table: a CompositeType
+ * comparator whose last component is UTF8Type, with an alias for every
+ * other component, is one (its columns then come with ALTER TABLE ADD).
+ */
+static void
+rename_columns(CfCqlTable *t, List *pairs)
+{
+	List	   *keys = NIL;
+	List	   *clust = NIL;
+	char	   *value = t->cf->value_alias;
+	int			nclust_named = t->cf->ncolumn_aliases;
+	ListCell   *lc;
+	const char *args[6];
+
+	for (int i = 0; i < t->ncolumns; i++)
+		if (t->columns[i].kind == CQL_COL_PARTITION)
+			keys = lappend(keys, t->columns[i].name);
+		else if (t->columns[i].kind == CQL_COL_CLUSTERING)
+			clust = lappend(clust, t->columns[i].name);
+	foreach(lc, pairs)
+	{
+		char	   *from = linitial((List *) lfirst(lc));
+		char	   *to = lsecond((List *) lfirst(lc));
+		CfCqlColumn *c = cfCqlColumn(t, from);
+
+		if (c == NULL)
+			cfInvalidRequest("Column %s was not found in table %s", from, t->cf->name);
+		if (cfCqlColumn(t, to) != NULL)
+			cfInvalidRequest("Cannot rename column %s to %s in keyspace %s; another column of that name already exist",
+							 from, to, t->cf->keyspace);
+		switch (c->kind)
+		{
+			case CQL_COL_PARTITION:
+				list_nth_cell(keys, c->position)->ptr_value = to;
+				break;
+			case CQL_COL_CLUSTERING:
+				list_nth_cell(clust, c->position)->ptr_value = to;
+				nclust_named = Max(nclust_named, c->position + 1);
+				break;
+			case CQL_COL_VALUE:
+				value = to;
+				break;
+			default:
+				cfInvalidRequest("Cannot rename non PRIMARY KEY part %s", from);
+		}
+		c->name = to;
+	}
+	args[0] = t->cf->keyspace;
+	args[1] = t->cf->name;
+	args[2] = names_array(keys);
+	args[3] = names_array(list_truncate(clust, nclust_named));
+	args[4] = value;
+	args[5] = t->composite && !t->compact ? sparse_columns_json(t, NULL, NULL, NULL, NULL) : "[]";
+	run_sql("SELECT cfstore._cql_define($1, $2, $3::text[], $4::text[], $5, $6::jsonb)", 6, args);
+}
+
 /* Write a sparse table's CQL3 columns, keeping its names. */
 static void
 redefine_sparse(CfCqlTable *t, const char *columns)
@@ -722,6 +782,9 @@ alter_table(CfCqlStmt *stmt, const char *keyspace)
 				args[2] = static_columns_json(t, stmt->name, cassandra_type(stmt->alter_type), NULL, NULL);
 				run_sql("SELECT cfstore.update_column_family($1, $2, column_metadata => $3::jsonb)", 3, args);
 			}
+			break;
+		case 'r':
+			rename_columns(t, stmt->sets);
 			break;
 		case 'w':
 			{

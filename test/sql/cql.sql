@@ -251,6 +251,24 @@ SELECT cfstore.create_column_family('twissandra', 'Composite1', comparator => 'C
          key_validation_class => 'UTF8Type', default_validation_class => 'DoubleType');
 SELECT cfstore.insert('twissandra', 'Composite1', 'b1', 'floor1:3', 21.5::float8);
 SELECT cfstore.cql($$SELECT * FROM "Composite1" WHERE key = 'b1'$$, 'twissandra');
+-- seed 002's buildingControl: made with a composite comparator, seen as a
+-- compact table; naming its key and first four components (RENAME) makes it
+-- a sparse table whose columns ALTER TABLE ADD gives
+SELECT cfstore.create_column_family('twissandra', 'buildingControl', key_validation_class => 'IntegerType',
+         comparator => 'CompositeType(UTF8Type, IntegerType, IntegerType, LongType, UTF8Type)',
+         default_validation_class => 'DoubleType');
+SELECT cfstore.insert('twissandra', 'buildingControl', 20130421, 'Los Angeles:2658:295016:1361237156:temp', 71.2::float8);
+SELECT cfstore.insert('twissandra', 'buildingControl', 20130421, 'Los Angeles:2658:295016:1361237156:humidity', 30.7::float8);
+SELECT cfstore.cql($$SELECT * FROM "buildingControl"$$, 'twissandra');
+SELECT cfstore.cql($$ALTER TABLE "buildingControl" RENAME key TO day AND column1 TO city AND column2 TO buildingID
+                     AND column3 TO sensorID AND column4 TO time$$, 'twissandra');
+SELECT cfstore.cql($$ALTER TABLE "buildingControl" ADD temp double$$, 'twissandra');
+SELECT cfstore.cql($$ALTER TABLE "buildingControl" ADD humidity double$$, 'twissandra');
+SELECT cfstore.cql($$SELECT * FROM "buildingControl" WHERE day = 20130421 AND city = 'Los Angeles'$$, 'twissandra');
+SELECT * FROM twissandra."buildingControl";
+SELECT cfstore.cql($$ALTER TABLE "buildingControl" RENAME temp TO t$$, 'twissandra');
+SELECT cfstore.cql($$ALTER TABLE "buildingControl" RENAME day TO city$$, 'twissandra');
+SELECT cfstore.cql($$ALTER TABLE "buildingControl" RENAME nope TO x$$, 'twissandra');
 SELECT cfstore.create_column_family('twissandra', 'Super1', column_type => 'Super');
 SELECT cfstore.cql($$SELECT * FROM "Super1"$$, 'twissandra');
 
