@@ -1,4 +1,4 @@
--- cfstore demo: the two seed applications.  The blog of "WTF is a
+-- cfstore demo: the two seed applications, and seed 003's CQL3 tables.  The blog of "WTF is a
 -- SuperColumn" (BloggyAppy) prints its front page; Twissandra signs up four
 -- users who follow each other and tweet, and prints a timeline a page at a
 -- time.  Run by `scripts/dev.sh demo` in a fresh database, from the project
@@ -29,3 +29,7 @@ SELECT cf->>'name' AS column_family,
        replace(cf->>'default_validation_class', 'org.apache.cassandra.db.marshal.', '') AS "values"
 FROM jsonb_array_elements(cfstore.describe_keyspace('Twissandra')->'cf_defs') AS cf;
 \ir twissandra/demo.sql
+
+\echo
+\echo '######## CQL3: seed 003''s tweets and timeline tables'
+\ir cql3/timeline.sql

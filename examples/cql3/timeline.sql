@@ -4,6 +4,7 @@
 -- partition, so a page of it is one slice of one row.  tweet_id is a
 -- timeuuid here (the seed's uuid would sort the same cells by UUIDType,
 -- whose order SQL's uuid does not have; see README.md, "CQL3").
+\o /dev/null
 SELECT cfstore.cql($$CREATE KEYSPACE twissandra3
                      WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}$$);
 
@@ -39,15 +40,16 @@ SELECT cfstore.cql(format($$BEGIN BATCH
                       FROM unnest(followers) f)), 'twissandra3')
   FROM (SELECT *, cfstore.min_timeuuid(posted) AS minTimeuuid FROM seed_tweets) t;
 
+\o
 \echo
 \echo '-- gmason''s timeline, newest first (the seed''s query, through cql()):'
 SELECT r ->> 'author' AS author, r ->> 'body' AS body,
-       cfstore.timeuuid_time((r ->> 'tweet_id')::cfstore.timeuuid) AS posted
+       to_char(cfstore.timeuuid_time((r ->> 'tweet_id')::cfstore.timeuuid) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS posted
   FROM cfstore.cql($$SELECT * FROM timeline WHERE user_id = 'gmason' ORDER BY tweet_id DESC LIMIT 50$$,
                    'twissandra3') r;
 
 \echo '-- the same page as SQL: the table twissandra3.timeline has the CQL3 rows'
-SELECT author, body, cfstore.timeuuid_time(tweet_id) AS posted
+SELECT author, body, to_char(cfstore.timeuuid_time(tweet_id) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS posted
   FROM twissandra3.timeline WHERE user_id = 'ahamilton' ORDER BY tweet_id DESC LIMIT 50;
 
 \echo '-- and as the cells Cassandra 1.2 stores: (tweet_id, column name), a row marker each'

@@ -1,0 +1,7 @@
+-- The demo's CQL3 part (examples/cql3/timeline.sql), run as demo.sql runs it:
+-- seed 003's tweets and timeline tables, a timeline page through cql(), as
+-- SQL and as the cells Cassandra 1.2 stores.
+\set ON_ERROR_STOP on
+\set QUIET on
+\set ECHO none
+\i examples/cql3/timeline.sql
