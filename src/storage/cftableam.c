@@ -453,11 +453,22 @@ cf_relation_set_new_filenode(Relation rel, const RelFileNode *newrnode, char per
 	smgrclose(srel);
 }
 
-/* TRUNCATE of a relation created in the same transaction. */
+/*
+ * TRUNCATE of a relation created in the same transaction: the file is cut
+ * in place, so the relcache entry is not rebuilt, and what this backend
+ * cached of the tree (its root, the root's image, the buffers blocks were
+ * last found in) describes blocks that are gone: dropped, to be read
+ * again from the empty relation.
+ */
 static void
 cf_relation_nontransactional_truncate(Relation rel)
 {
 	RelationTruncate(rel, 0);
+	if (rel->rd_amcache != NULL)
+	{
+		pfree(rel->rd_amcache);
+		rel->rd_amcache = NULL;
+	}
 }
 
 /* ALTER TABLE SET TABLESPACE: copy every fork (nothing refers to block locations outside). */

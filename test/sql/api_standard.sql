@@ -672,3 +672,17 @@ SELECT cfstore.truncate('NoKs', 'Bytes');
 SELECT cfstore.verify('ApiStd', 'Bytes');
 
 SELECT cfstore.drop_keyspace('ApiStd');
+
+-- truncate in the transaction that made the column family (the file is cut
+-- in place): the reads and writes after it find the empty relation
+BEGIN;
+SELECT cfstore.create_keyspace('TruncNew');
+SELECT cfstore.create_column_family('TruncNew', 'S', comparator => 'UTF8Type', key_validation_class => 'UTF8Type');
+SELECT cfstore.insert('TruncNew', 'S', 'k', 'a', 'x'::bytea);
+SELECT cfstore.truncate('TruncNew', 'S');
+SELECT * FROM cfstore.get_slice('TruncNew', 'S', 'k');
+SELECT cfstore.insert('TruncNew', 'S', 'k', 'b', 'y'::bytea);
+SELECT column_name, value FROM cfstore.get_slice('TruncNew', 'S', 'k');
+COMMIT;
+SELECT column_name, value FROM cfstore.get_slice('TruncNew', 'S', 'k');
+SELECT cfstore.drop_keyspace('TruncNew');
