@@ -57,6 +57,10 @@ OBJS = \
 	src/cql/cfcql_term.o \
 	src/cql/cfcql_write.o \
 	src/cql/cfcql_select.o \
+	src/cli/cfcli_parse.o \
+	src/cli/cfcli_type.o \
+	src/cli/cfcli_exec.o \
+	src/cli/cfcli_describe.o \
 	src/shard/cfshard.o \
 	src/shard/cfshard_xact.o \
 	src/shard/cfshard_table.o \

@@ -1,5 +1,5 @@
 -- CQL3 (README.md "CQL3"): cfstore.cql() and the catalog entries of CQL3
--- tables (src/cql/).
+-- tables (src/cql/); cassandra-cli scripts: cfstore.cli() (src/cli/).
 
 -- The body of _cql_define, run as the extension's owner for its caller
 -- (src/catalog/cfddl.c): give a column family its CQL3 definition, as
@@ -105,3 +105,8 @@ CREATE FUNCTION cfstore.cql(statement text, keyspace text DEFAULT NULL) RETURNS 
   AS 'MODULE_PATHNAME', 'cfstore_cql' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION cfstore.cql(text, text) IS
   'Run one CQL3 statement (Cassandra 1.2); keyspace plays USE; SELECT returns a jsonb object per CQL row';
+
+CREATE FUNCTION cfstore.cli(script text) RETURNS SETOF text
+  AS 'MODULE_PATHNAME', 'cfstore_cli' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION cfstore.cli(text) IS
+  'Run a cassandra-cli script (Cassandra 1.2); the lines it prints, one row each; an error rolls the whole script back';
