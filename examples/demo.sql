@@ -33,3 +33,7 @@ FROM jsonb_array_elements(cfstore.describe_keyspace('Twissandra')->'cf_defs') AS
 \echo
 \echo '######## CQL3: seed 003''s tweets and timeline tables'
 \ir cql3/timeline.sql
+
+\echo
+\echo '######## CQL3 and the cli: seed 002''s buildingControl'
+\ir cql3/building_control.sql
