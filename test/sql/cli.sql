@@ -37,7 +37,7 @@ del Users[jdoe];
 list Users;
 $$);
 SELECT name, strategy_class, strategy_options FROM cfstore.keyspace;
-SELECT cfstore._column_family_info('Demo', 'Users');
+SELECT comparator, key_validation_class, default_validation_class, column_metadata FROM cfstore._column_family_info('Demo', 'Users');
 SELECT comment, gc_grace_seconds FROM cfstore.column_family WHERE name = 'Users';
 -- the same cells through the functions
 SELECT key, column_name, value FROM cfstore.get_slice('Demo', 'Users', 'jsmith');
@@ -121,7 +121,7 @@ $$);
 SELECT cli($$use Demo; drop index on Users.email;$$);
 SELECT cli($$use Demo; drop index on Users.nope;$$);
 SELECT comment, default_validation_class FROM cfstore.column_family WHERE name = 'Users';
-SELECT cfstore._column_family_info('Demo', 'Users');
+SELECT comparator, key_validation_class, default_validation_class, column_metadata FROM cfstore._column_family_info('Demo', 'Users');
 
 -- errors: each raises the cli's message, and the whole script rolls back
 SELECT cli($$set Users[a][b] = 'c';$$);
@@ -164,3 +164,4 @@ SELECT cli($$list Users;$$);
 SELECT cli($$use Demo; drop keyspace Demo; list Users;$$);
 SELECT cli($$drop keyspace Demo;$$);
 SELECT count(*) FROM cfstore.keyspace;
+DROP FUNCTION cli(text);

@@ -15,7 +15,6 @@
 -- of writes with VACUUM between them.
 \set VERBOSITY terse
 SET search_path = public, cfstore;
-\i test/sql/include/autovacuum_quiet.sql
 
 SELECT setseed(0.28);
 SELECT cfstore.cql($$CREATE KEYSPACE cqlm WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}$$);
@@ -235,3 +234,11 @@ SELECT (SELECT count(*) FROM m_row) > 20 AS rows,
        (SELECT count(*) FROM op WHERE ttl = 1) > 0 AS expired,
        (SELECT count(*) FROM (SELECT k, c1, c2, col, ts FROM op GROUP BY 1, 2, 3, 4, 5 HAVING count(*) > 1) t) > 0 AS ties,
        (SELECT count(*) FROM pdel) > 0 AS partition_deletes;
+
+DROP FUNCTION m_verify(), m_check(text, text, jsonb[]), m_json(m_row), m_op(), m_rec(text, integer, text, text, bytea, bigint, integer, boolean),
+  m_lit(text), m_ttl(), m_text();
+DROP VIEW m_row, m_live, m_cell;
+DROP FUNCTION int4recv_bytes(bytea), m_signed(bytea);
+DROP TABLE op, pdel;
+DROP SEQUENCE m_clock;
+SELECT cfstore.cql($$DROP KEYSPACE cqlm$$);

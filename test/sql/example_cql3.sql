@@ -7,3 +7,7 @@
 \set ECHO none
 \i examples/cql3/timeline.sql
 \i examples/cql3/building_control.sql
+\o /dev/null
+SELECT cfstore.drop_keyspace('twissandra3');
+SELECT cfstore.drop_keyspace('hvac');
+\o
