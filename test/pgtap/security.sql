@@ -12,7 +12,7 @@
 -- not executable by PUBLIC; storage relations cannot change shape, not
 -- even by their owner.  Every refused attempt is 42501 unless noted.
 BEGIN;
-SELECT plan(108);
+SELECT plan(118);
 
 CREATE ROLE regress_sec_alice;
 CREATE ROLE regress_sec_member IN ROLE regress_sec_alice;
@@ -129,21 +129,47 @@ SELECT is(ARRAY(SELECT DISTINCT p.proname::text COLLATE "C" FROM pg_proc p
                  ORDER BY 1),
           ARRAY['_arg_bytes', '_arg_bytes_array', '_batch_check_name', '_batch_delete_range', '_batch_int',
                 '_batch_members', '_batch_mutation', '_batch_shape_error', '_batch_text', '_cf_def',
-                '_check_cache_size', '_check_keyspace_exists', '_column_family_info', '_error',
-                '_foreign_table', '_foreign_table_ddl', '_ks_def', '_storage_conf_type',
-                '_storage_relation', '_strategy_class', '_thrift_bytes'],
+                '_check_cache_size', '_check_keyspace_exists', '_column_family_info', '_cql_define', '_error',
+                '_foreign_table', '_foreign_table_ddl', '_ks_def', '_remote_row_keys', '_remote_slice',
+                '_storage_conf_type', '_storage_relation', '_strategy_class', '_thrift_bytes',
+                '_type_components'],
           'the internal functions PUBLIC may execute');
 SELECT is(ARRAY(SELECT p.proname::text FROM pg_proc p
                  WHERE p.pronamespace = 'cfstore'::regnamespace AND p.proname LIKE '\_ddl\_%'
                    AND p.prosecdef AND p.proowner = (SELECT extowner FROM pg_extension WHERE extname = 'cfstore')
                    AND p.proconfig @> ARRAY['search_path=pg_catalog, pg_temp']
                  ORDER BY p.proname::text COLLATE "C"),
-          ARRAY['_ddl_create_column_family', '_ddl_create_keyspace', '_ddl_drop_column_family',
+          ARRAY['_ddl__cql_define', '_ddl_create_column_family', '_ddl_create_keyspace', '_ddl_drop_column_family',
                 '_ddl_drop_keyspace', '_ddl_truncate', '_ddl_update_column_family'],
           'every DDL body is SECURITY DEFINER, the extension owner''s, with a pinned search_path');
 SELECT is((SELECT count(*)::integer FROM information_schema.role_table_grants
             WHERE table_schema = 'cfstore' AND grantee = 'PUBLIC' AND privilege_type <> 'SELECT'), 0,
           'PUBLIC may only read the catalog tables');
+
+-- CQL3 and the cli act as their caller: another role's keyspace stays out
+-- of reach through them, and through the byte-level reads they use.
+SET LOCAL ROLE regress_sec_mallory;
+SELECT throws_ok($$SELECT * FROM cfstore._remote_slice('SecA', 'Std', NULL, 'k1'::bytea, NULL, NULL, NULL, false, 100, false)$$,
+                 '42501', 'permission denied for column family SecA.Std', 'mallory: _remote_slice');
+SELECT throws_ok($$SELECT * FROM cfstore._remote_row_keys('SecA', 'Std', NULL, true, 10)$$,
+                 '42501', 'permission denied for column family SecA.Std', 'mallory: _remote_row_keys');
+SELECT throws_ok($$SELECT cfstore.cql('SELECT * FROM "Std"', 'SecA')$$,
+                 '42501', 'permission denied for column family SecA.Std', 'mallory: cql SELECT');
+SELECT throws_ok($$SELECT cfstore.cql($c$INSERT INTO "Std" (key, state) VALUES ('k9', 'x')$c$, 'SecA')$$,
+                 '42501', 'permission denied for column family SecA.Std', 'mallory: cql INSERT');
+SELECT throws_ok($$SELECT cfstore.cql('DROP TABLE "Std"', 'SecA')$$,
+                 '42501', 'must be owner of keyspace SecA', 'mallory: cql DROP TABLE');
+SELECT throws_ok($$SELECT cfstore.cql('ALTER TABLE "Std" ADD x int', 'SecA')$$,
+                 '42501', 'must be owner of keyspace SecA', 'mallory: cql ALTER TABLE');
+SELECT throws_ok($$SELECT cfstore._cql_define('SecA', 'Std', '{k}', '{}', NULL, '[]')$$,
+                 '42501', 'must be owner of keyspace SecA', 'mallory: _cql_define');
+SELECT throws_ok($$SELECT cfstore.cli('use SecA; list Std;')$$,
+                 '42501', 'permission denied for column family SecA.Std', 'mallory: cli list');
+SELECT throws_ok($$SELECT cfstore.cli('use SecA; set Std[k9][state] = ''x'';')$$,
+                 '42501', 'permission denied for column family SecA.Std', 'mallory: cli set');
+SET LOCAL ROLE regress_sec_carol;
+SELECT lives_ok($$SELECT cfstore.cql('SELECT * FROM "Std"', 'SecA')$$, 'carol (SELECT granted): cql SELECT');
+RESET ROLE;
 
 -- 3. Storage relations keep their shape, whoever asks.
 SET LOCAL ROLE regress_sec_alice;
