@@ -781,6 +781,7 @@ alter_table(CfCqlStmt *stmt, const char *keyspace)
 				args[1] = stmt->table;
 				args[2] = static_columns_json(t, stmt->name, cassandra_type(stmt->alter_type), NULL, NULL);
 				run_sql("SELECT cfstore.update_column_family($1, $2, column_metadata => $3::jsonb)", 3, args);
+				redefine_sparse(t, "[]");	/* the table's rows gain the column */
 			}
 			break;
 		case 'r':
@@ -851,6 +852,7 @@ create_index(CfCqlStmt *stmt, const char *keyspace)
 		args[1] = stmt->table;
 		args[2] = static_columns_json(t, NULL, NULL, column, name);
 		run_sql("SELECT cfstore.update_column_family($1, $2, column_metadata => $3::jsonb)", 3, args);
+		redefine_sparse(t, "[]");
 	}
 }
 

@@ -11,9 +11,12 @@
 -- table without a value column.  columns is a JSON array of
 -- {"name": ..., "validation_class": ..., "index_name": ...}; it replaces
 -- the table's CQL3 columns, keeping the index of a column that keeps its
--- index name.
+-- index name.  reshape: give the canonical foreign table the CQL3 rows'
+-- shape (not on a shard server, whose canonical table its coordinator's
+-- partitions read as cells).
 CREATE FUNCTION cfstore._ddl__cql_define(keyspace text, column_family text, key_aliases text[],
-                                         column_aliases text[], value_alias text, columns jsonb)
+                                         column_aliases text[], value_alias text, columns jsonb,
+                                         reshape boolean)
 RETURNS void LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -79,7 +82,7 @@ BEGIN
   PERFORM cfstore._index_sync(cf.id, old_defs);
   -- the canonical foreign table shows the CQL3 rows (a sharded keyspace's
   -- table is partitioned over the shards and keeps the cells' shape)
-  IF (SELECT k.placement FROM cfstore.keyspace k WHERE k.name = keyspace) IS NULL THEN
+  IF reshape AND (SELECT k.placement FROM cfstore.keyspace k WHERE k.name = keyspace) IS NULL THEN
     ft := cfstore._foreign_table(keyspace, column_family);
     IF ft IS NOT NULL THEN
       PERFORM cfstore._as_caller(format('DROP FOREIGN TABLE %s', ft));
@@ -87,12 +90,13 @@ BEGIN
     PERFORM cfstore._foreign_table_create(cf.id);
   END IF;
   PERFORM cfstore._on_shards(keyspace, '_cql_define', keyspace, column_family, key_aliases::text,
-                             column_aliases::text, value_alias, columns::text);
+                             column_aliases::text, value_alias, columns::text, 'false');
 END $$;
 CREATE FUNCTION cfstore._cql_define(keyspace text, column_family text, key_aliases text[],
-                                    column_aliases text[], value_alias text, columns jsonb)
+                                    column_aliases text[], value_alias text, columns jsonb,
+                                    reshape boolean DEFAULT true)
 RETURNS void AS 'MODULE_PATHNAME', 'cfstore_ddl' LANGUAGE C VOLATILE;
-COMMENT ON FUNCTION cfstore._cql_define(text, text, text[], text[], text, jsonb) IS
+COMMENT ON FUNCTION cfstore._cql_define(text, text, text[], text[], text, jsonb, boolean) IS
   'Internal (used by cql()): the CQL3 names and columns of a column family (needs ownership of the keyspace)';
 
 -- The component types of a CompositeType (fully qualified), or the type itself.

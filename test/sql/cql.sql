@@ -132,6 +132,10 @@ SELECT cfstore.cql($$INSERT INTO users (name) VALUES ('nobody')$$, 'twissandra')
 SELECT column_name, value FROM cfstore.get_slice('twissandra', 'users', 'ada');
 SELECT * FROM twissandra.users;
 SELECT cfstore.cql($$SELECT * FROM users$$, 'twissandra');
+-- a static table gains a column, and its foreign table too
+SELECT cfstore.cql($$ALTER TABLE users ADD city text$$, 'twissandra');
+SELECT cfstore.cql($$INSERT INTO users (name, city) VALUES ('ada', 'London')$$, 'twissandra');
+SELECT * FROM twissandra.users;
 -- COMPACT STORAGE, two clustering columns, no value
 SELECT cfstore.cql($$CREATE TABLE pairs (a int, b int, c text, PRIMARY KEY (a, b, c)) WITH COMPACT STORAGE$$, 'twissandra');
 SELECT comparator, value_alias FROM cfstore.column_family WHERE name = 'pairs';

@@ -40,6 +40,9 @@ SELECT cfstore.create_column_family('Twissandra', 'Counts', default_validation_c
 SELECT cfstore.create_column_family('Twissandra', 'Readings', comparator => 'CompositeType(UTF8Type, DateType)',
   column_metadata => '[{"column_name": "hvac:2010-08-12 12\\\\:00\\\\:00.000Z", "validation_class": "DoubleType"}]');
 SELECT cfstore.drop_column_family('Twissandra', 'Counts');
+SELECT cfstore.cql($cql$CREATE TABLE "Tweets" (tweet_id timeuuid, at int, body text, PRIMARY KEY (tweet_id, at))$cql$, 'Twissandra');
+SELECT cfstore.cql($cql$CREATE INDEX ON "Tweets" (body)$cql$, 'Twissandra');
+SELECT cfstore.cql($cql$INSERT INTO "Tweets" (tweet_id, at, body) VALUES (11111111-1111-1111-8111-111111111111, 1, 'hello')$cql$, 'Twissandra');
 GRANT SELECT ON "Twissandra"."User" TO regress_reader;
 GRANT SELECT, INSERT ON "Twissandra"."Timeline" TO regress_reader WITH GRANT OPTION;
 RESET ROLE;
@@ -74,7 +77,7 @@ like($tables_before, qr/^"Twissandra"\."Readings" regress_ks_owner - key bytea n
 	'source has the foreign tables');
 like($tables_before, qr/^"Twissandra"\."User" regress_ks_owner \{[^ ]*regress_reader=r\/regress_ks_owner/m,
 	'source foreign table has its grant');
-is($acls_before, 'Authors=true,BlogEntries=true,Comments=true,Readings=true,TaggedPosts=true,Timeline=true,User=true',
+is($acls_before, 'Authors=true,BlogEntries=true,Comments=true,Readings=true,TaggedPosts=true,Timeline=true,Tweets=true,User=true',
 	'source: each foreign table has its storage relation\'s privileges');
 
 my $tmp = PostgreSQL::Test::Utils::tempdir;
@@ -88,6 +91,9 @@ is($node->safe_psql('dst', $owners), $owners_before, 'pg_restore: keyspace schem
 is($node->safe_psql('dst', $ids), $ids_before, 'pg_restore: column family ids are kept');
 is($node->safe_psql('dst', $tables), $tables_before, 'pg_restore: the foreign tables, their owners and grants');
 is($node->safe_psql('dst', $same_acls), $acls_before, 'pg_restore: each still has its storage relation\'s privileges');
+my $cql = q{SELECT string_agg(r::text, ',') FROM cfstore.cql($c$SELECT * FROM "Tweets" WHERE body = 'hello'$c$, 'Twissandra') r};
+is($node->safe_psql('dst', $cql), $node->safe_psql('src', $cql),
+	'pg_restore: a CQL3 table comes back with its names, columns, index and rows');
 is($node->safe_psql('dst', q{SET ROLE regress_reader; SELECT count(*) FROM cfstore.get_slice('Twissandra', 'User', 'nobody');
                               SELECT count(*) FROM "Twissandra"."User"}), "0\n0",
 	'pg_restore: the grantee reads through the API and the foreign table');
@@ -108,7 +114,7 @@ like($err, qr/permission denied for table column_family/, 'restored catalog stil
 $node->safe_psql('dst', q{SET ROLE regress_ks_owner; SELECT cfstore.drop_keyspace('Twissandra')});
 is($node->safe_psql('dst', q{SELECT count(*) FROM pg_namespace WHERE nspname = 'Twissandra'}), '0',
 	'the owner can drop a restored keyspace and its schema');
-is($node->safe_psql('dst', q{SELECT count(*) FROM pg_class WHERE relname IN ('User', 'Timeline', 'Readings')}), '0',
+is($node->safe_psql('dst', q{SELECT count(*) FROM pg_class WHERE relname IN ('User', 'Timeline', 'Readings', 'Tweets')}), '0',
 	'with its foreign tables');
 
 # plain format through psql

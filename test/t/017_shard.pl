@@ -361,5 +361,25 @@ is($co->safe_psql('postgres', qq{SELECT string_agg(column_name, ',') FROM cfstor
 ($ret, $out, $err) = $co->psql('postgres', q{SELECT cfstore.update_column_family('There', 'Std', key_validation_class => 'AsciiType')});
 like($err, qr/key validator of column family Std cannot change/, 'a sharded column family keeps its key validator');
 
+# a CQL3 table in the sharded keyspace: its definition reaches the shards,
+# whose canonical tables keep the cells' shape the coordinator reads
+$co->safe_psql('postgres', q{SELECT cfstore.cql($c$CREATE TABLE timeline (user_id text, tweet_id timeuuid, body text,
+  PRIMARY KEY (user_id, tweet_id))$c$, 'There')});
+$co->safe_psql('postgres', q{SELECT cfstore.cql(format($c$INSERT INTO timeline (user_id, tweet_id, body) VALUES ('u%s', %s, 'b%s')$c$,
+  i % 5, cfstore.min_timeuuid(timestamptz '2013-01-01 00:00+00' + i * interval '1 minute'), i), 'There')
+  FROM generate_series(1, 20) i});
+is(on_shards(q{SELECT format('%s/%s', key_aliases, column_aliases) FROM cfstore.column_family WHERE name = 'timeline'}),
+	'{user_id}/{tweet_id},{user_id}/{tweet_id}', 'the shards have the CQL3 names');
+is(on_shards(q{SELECT string_agg(attname, ',' ORDER BY attnum) FROM pg_attribute
+  WHERE attrelid = '"There".timeline'::regclass AND attnum > 0}),
+	'key,column1,column2,value,writetime,ttl,key,column1,column2,value,writetime,ttl', 'and keep its cells as the canonical tables');
+is($co->safe_psql('postgres', q{SELECT count(*) FROM "There".timeline}), '40',
+	'the coordinator reads the cells of every shard (a marker and a body per row)');
+is($co->safe_psql('postgres', q{SELECT string_agg(column_name || '=' || value, ',') FROM cfstore.get_slice('There', 'timeline', 'u1', count => 2)}),
+	'53320600-53a6-11e2-8080-808080808080:=,53320600-53a6-11e2-8080-808080808080:body=b1',
+	'get_slice on the coordinator: Cassandra 1.2\'s cells');
+($ret, $out, $err) = $co->psql('postgres', q{SELECT cfstore.cql('SELECT * FROM timeline', 'There')});
+like($err, qr/cfstore\.cql\(\) cannot read sharded keyspace There yet/, 'cql() refuses to read a sharded keyspace');
+
 $node{$_}->stop for keys %node;
 done_testing();
