@@ -53,6 +53,7 @@ OBJS = \
 	src/cql/cfcql.o \
 	src/cql/cfcql_lex.o \
 	src/cql/cfcql_parse.o \
+	src/cql/cfcql_table.o \
 	src/cql/cfcql_schema.o \
 	src/cql/cfcql_term.o \
 	src/cql/cfcql_write.o \

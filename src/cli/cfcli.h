@@ -22,6 +22,7 @@
 #include "nodes/pg_list.h"
 
 #include "marshal/cftype.h"
+#include "storage/cfwrite.h"
 
 /* ---------- statements (cfcli_parse.c) ---------- */
 
@@ -107,7 +108,8 @@ typedef struct CliStmt
 
 extern List *cfCliSplit(const char *script);
 extern CliStmt *cfCliParse(const char *statement);
-extern void cfCliError(const char *fmt,...) pg_attribute_printf(1, 2) pg_attribute_noreturn();
+/* An error with the cli's message: an invalid request (SQLSTATE 22023). */
+#define cfCliError cfInvalidRequest
 
 /* ---------- types (cfcli_type.c) ---------- */
 

@@ -25,6 +25,7 @@
 
 #include "catalog/cfcatalog.h"
 #include "cli/cfcli.h"
+#include "cql/cfcql.h"
 #include "storage/cfwrite.h"
 
 PG_FUNCTION_INFO_V1(cfstore_cli);
@@ -69,33 +70,6 @@ cfCliPrint(CliSession *s, const char *fmt,...)
 	s->lines = lappend(s->lines, pstrdup(line));
 }
 
-/* Run a statement over SPI and fail unless it ran. */
-static void
-run(const char *sql, int nargs, Oid *types, Datum *values, const char *nulls)
-{
-	int			ret = SPI_execute_with_args(sql, nargs, types, values, nulls, false, 0);
-
-	if (ret < 0)
-		elog(ERROR, "SPI_execute_with_args failed for \"%s\": %s", sql, SPI_result_code_string(ret));
-}
-
-/* Run a statement with text arguments (NULL: SQL NULL). */
-static void
-run_text(const char *sql, int nargs, const char **args)
-{
-	Oid		   *types = palloc(sizeof(Oid) * Max(nargs, 1));
-	Datum	   *values = palloc(sizeof(Datum) * Max(nargs, 1));
-	char	   *nulls = palloc(Max(nargs, 1));
-
-	for (int i = 0; i < nargs; i++)
-	{
-		types[i] = TEXTOID;
-		values[i] = args[i] ? CStringGetTextDatum(args[i]) : (Datum) 0;
-		nulls[i] = args[i] ? ' ' : 'n';
-	}
-	run(sql, nargs, types, values, nulls);
-}
-
 /* The keyspace in use, or the cli's error. */
 static const char *
 need_keyspace(CliSession *s)
@@ -132,7 +106,7 @@ names_of(const char *sql, const char *arg)
 	List	   *names = NIL;
 	const char *args[1] = {arg};
 
-	run_text(sql, arg ? 1 : 0, args);
+	cfCqlRunText(sql, arg ? 1 : 0, args);
 	for (uint64 i = 0; i < SPI_processed; i++)
 		names = lappend(names, SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
 	return names;
@@ -304,7 +278,7 @@ read_cells(CliSession *s, const CfColumnFamily *cf, bytea *key, bytea *sc, bytea
 	values[7] = BoolGetDatum(reversed);
 	values[8] = Int64GetDatum(count);
 	values[9] = BoolGetDatum(cf->is_super && sc == NULL);
-	run("SELECT super_column, column_name, value, writetime, ttl, is_counter "
+	cfCqlCallVoid("SELECT super_column, column_name, value, writetime, ttl, is_counter "
 		"FROM cfstore._remote_slice($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", 10, types, values, nulls);
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
@@ -487,7 +461,7 @@ run_set(CliSession *s, CliStmt *st)
 	nulls[6] = st->ttl ? ' ' : 'n';
 	values[7] = PointerGetDatum(sc);
 	nulls[7] = sc ? ' ' : 'n';
-	run("SELECT cfstore.insert($1, $2, $3, $4, $5, $6, $7, $8)", 8, types, values, nulls);
+	cfCqlCallVoid("SELECT cfstore.insert($1, $2, $3, $4, $5, $6, $7, $8)", 8, types, values, nulls);
 	cfCliPrint(s, "Value inserted.");
 }
 
@@ -567,7 +541,7 @@ row_keys(CliSession *s, const CfColumnFamily *cf, bytea *from, bool incl)
 	nulls[2] = from ? ' ' : 'n';
 	values[3] = BoolGetDatum(incl);
 	values[4] = Int32GetDatum(64);
-	run("SELECT k FROM cfstore._remote_row_keys($1, $2, $3, $4, $5) k", 5, types, values, nulls);
+	cfCqlCallVoid("SELECT k FROM cfstore._remote_row_keys($1, $2, $3, $4, $5) k", 5, types, values, nulls);
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
 		bool		isnull;
@@ -694,7 +668,7 @@ run_get_where(CliSession *s, CliStmt *st)
 	args[1] = cf->name;
 	args[2] = expr.data;
 	args[3] = psprintf(INT64_FORMAT, st->has_limit ? st->limit : 100);
-	run_text("SELECT key FROM cfstore.get_indexed_slices($1, $2, $3::jsonb, key_count => $4::integer, count => 1)",
+	cfCqlRunText("SELECT key FROM cfstore.get_indexed_slices($1, $2, $3::jsonb, key_count => $4::integer, count => 1)",
 			 4, args);
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
@@ -773,9 +747,9 @@ run_del(CliSession *s, CliStmt *st)
 	nulls[4] = sc ? ' ' : 'n';
 	values[5] = Int64GetDatum(cli_now());
 	if (cf->is_counter)
-		run("SELECT cfstore.remove_counter($1, $2, $3, $4, $5)", 5, types, values, nulls);
+		cfCqlCallVoid("SELECT cfstore.remove_counter($1, $2, $3, $4, $5)", 5, types, values, nulls);
 	else
-		run("SELECT cfstore.remove($1, $2, $3, $4, $5, $6)", 6, types, values, nulls);
+		cfCqlCallVoid("SELECT cfstore.remove($1, $2, $3, $4, $5, $6)", 6, types, values, nulls);
 	cfCliPrint(s, "%s removed.", st->nspecs == 0 ? "row" : "column");
 }
 
@@ -825,7 +799,7 @@ run_incr(CliSession *s, CliStmt *st)
 	values[4] = Int64GetDatum(by);
 	values[5] = PointerGetDatum(sc);
 	nulls[5] = sc ? ' ' : 'n';
-	run("SELECT cfstore.add($1, $2, $3, $4, $5, $6)", 6, types, values, nulls);
+	cfCqlCallVoid("SELECT cfstore.add($1, $2, $3, $4, $5, $6)", 6, types, values, nulls);
 	cfCliPrint(s, st->kind == CLI_INCR ? "Value incremented." : "Value decremented.");
 }
 
@@ -1038,7 +1012,7 @@ run_column_family(CliSession *s, CliStmt *st)
 		args[8] = gc ? gc : "864000";
 		args[9] = ttl ? ttl : "0";
 		args[10] = comment;
-		run_text("SELECT cfstore.create_column_family($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::integer, "
+		cfCqlRunText("SELECT cfstore.create_column_family($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::integer, "
 				 "$10::integer, $11)", 11, args);
 		return;
 	}
@@ -1051,7 +1025,7 @@ run_column_family(CliSession *s, CliStmt *st)
 	args[5] = gc;
 	args[6] = ttl;
 	args[7] = comment;
-	run_text("SELECT cfstore.update_column_family($1, $2, $3, $4, $5::jsonb, $6::integer, $7::integer, $8)", 8, args);
+	cfCqlRunText("SELECT cfstore.update_column_family($1, $2, $3, $4, $5::jsonb, $6::integer, $7::integer, $8)", 8, args);
 }
 
 /* create / update keyspace name with placement_strategy = ... and strategy_options = {...} */
@@ -1105,7 +1079,7 @@ run_keyspace(CliStmt *st)
 	args[0] = st->name;
 	args[1] = rf ? rf : "1";
 	args[2] = strategy;
-	run_text("SELECT cfstore.create_keyspace($1, $2::integer, $3)", 3, args);
+	cfCqlRunText("SELECT cfstore.create_keyspace($1, $2::integer, $3)", 3, args);
 }
 
 /* drop index on CF.col: the column keeps its metadata, without its index */
@@ -1146,7 +1120,7 @@ run_drop_index(CliSession *s, CliStmt *st)
 	args[0] = cf->keyspace;
 	args[1] = cf->name;
 	args[2] = meta.data;
-	run_text("SELECT cfstore.update_column_family($1, $2, column_metadata => $3::jsonb)", 3, args);
+	cfCqlRunText("SELECT cfstore.update_column_family($1, $2, column_metadata => $3::jsonb)", 3, args);
 }
 
 /* Run one statement. */
@@ -1175,7 +1149,7 @@ cfCliRun(CliSession *s, CliStmt *st)
 			break;
 		case CLI_DROP_KEYSPACE:
 			args[0] = keyspace_named(st->name);
-			run_text("SELECT cfstore.drop_keyspace($1)", 1, args);
+			cfCqlRunText("SELECT cfstore.drop_keyspace($1)", 1, args);
 			if (s->keyspace && strcmp(s->keyspace, args[0]) == 0)
 				s->keyspace = NULL;
 			break;
@@ -1186,7 +1160,7 @@ cfCliRun(CliSession *s, CliStmt *st)
 		case CLI_DROP_CF:
 			args[0] = need_keyspace(s);
 			args[1] = column_family(s, st->name)->name;
-			run_text("SELECT cfstore.drop_column_family($1, $2)", 2, args);
+			cfCqlRunText("SELECT cfstore.drop_column_family($1, $2)", 2, args);
 			break;
 		case CLI_DROP_INDEX:
 			run_drop_index(s, st);
@@ -1219,7 +1193,7 @@ cfCliRun(CliSession *s, CliStmt *st)
 
 				args[0] = cf->keyspace;
 				args[1] = cf->name;
-				run_text("SELECT cfstore.truncate($1, $2)", 2, args);
+				cfCqlRunText("SELECT cfstore.truncate($1, $2)", 2, args);
 				cfCliPrint(s, "%s truncated.", st->raw_name);
 			}
 			break;

@@ -59,28 +59,6 @@ static const char *const keywords[] = {
 	"reversed", "cluster", NULL
 };
 
-/* Raise an error with the cli's message (SQLSTATE 22023). */
-void
-cfCliError(const char *fmt,...)
-{
-	va_list		args;
-	StringInfoData buf;
-
-	initStringInfo(&buf);
-	for (;;)
-	{
-		int			needed;
-
-		va_start(args, fmt);
-		needed = appendStringInfoVA(&buf, fmt, args);
-		va_end(args);
-		if (needed == 0)
-			break;
-		enlargeStringInfo(&buf, needed);
-	}
-	ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg_internal("%s", buf.data)));
-}
-
 /* A syntax error at a position of the statement. */
 static void pg_attribute_noreturn()
 syntax_error(int pos, const char *msg)

@@ -6,18 +6,20 @@
  *
  * Layers, one file each: cfcql_lex.c turns the statement into tokens;
  * cfcql_parse.c builds a CfCqlStmt from them (syntax errors carry the
- * line and column, as Cassandra's parser reports them); cfcql_schema.c
+ * line and column, as Cassandra's parser reports them); cfcql_table.c
  * gives a column family its CQL3 shape (CfCqlTable: Cassandra 1.2's
- * CFDefinition) and runs the DDL statements; cfcql_term.c converts
- * literals to the Cassandra encodings and cell values to JSON;
- * cfcql_write.c runs INSERT, UPDATE and DELETE; cfcql_select.c runs
- * SELECT; cfcql.c is the SQL entry point.
+ * CFDefinition, also the foreign tables' CQL row shape); cfcql_schema.c
+ * runs the DDL statements; cfcql_term.c converts literals to the
+ * Cassandra encodings and cell values to JSON; cfcql_write.c runs INSERT,
+ * UPDATE, DELETE and BATCH; cfcql_select.c runs SELECT; cfcql.c is the SQL
+ * entry point.
  *
  * The statements run through the Thrift-style functions (cfstore.insert,
- * remove, add, get_slice, ...) over SPI, as the caller: privileges,
- * validation, secondary indexes, sharded keyspaces and transactions are
- * theirs, and a CQL3 table's cells are exactly what those functions and
- * the foreign tables show.  The layout of the cells is Cassandra 1.2's
+ * remove, add, the DDL functions) and the byte-level reads of
+ * src/api/cfremote.c (_remote_slice, _remote_row_keys) over SPI, as the
+ * caller: privileges, validation, secondary indexes, sharded keyspaces'
+ * writes and transactions are theirs, and a CQL3 table's cells are exactly
+ * what those functions and the foreign tables show.  The layout of the cells is Cassandra 1.2's
  * (doc/cql.md).
  *
  *-------------------------------------------------------------------------
@@ -203,7 +205,7 @@ typedef struct CfCqlStmt
 
 extern CfCqlStmt *cfCqlParse(const char *statement);
 
-/* ---------- tables (cfcql_schema.c) ---------- */
+/* ---------- tables (cfcql_table.c; the DDL: cfcql_schema.c) ---------- */
 
 typedef enum CfCqlColumnKind
 {
@@ -252,6 +254,7 @@ extern void cfCqlJsonValue(JsonbParseState **state, const CfType *type, const ui
 
 /* SPI helpers shared by both (cfcql_write.c) */
 extern void cfCqlCallVoid(const char *sql, int nargs, Oid *types, Datum *values, const char *nulls);
+extern void cfCqlRunText(const char *sql, int nargs, const char **args);
 
 extern void cfCqlRunWrite(CfCqlStmt *stmt, const char *keyspace, int64 now);
 extern void cfCqlRunSelect(CfCqlStmt *stmt, const char *keyspace, Tuplestorestate *out, TupleDesc desc);

@@ -1,27 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * cfcql_schema.c
- *	  Column families as CQL3 tables, and the CQL3 DDL statements.
+ *	  The CQL3 DDL statements.
  *
- * Design.  A CQL3 table is a column family; what makes it a table is the
- * way Cassandra 1.2 reads its definition (CFDefinition), done here by
- * cfCqlTable():
- *   - the partition key is the row key: one column, or one per component
- *     of a CompositeType key validator; named by key_aliases, else key,
- *     key2, ...;
- *   - a CompositeType comparator whose last component is UTF8Type, with
- *     one column alias per other component, is a "sparse" table: the other
- *     components are the clustering columns and a cell (clustering values,
- *     column name) holds one column of one CQL row; the columns are the
- *     column_metadata entries that match that last component, and the
- *     cell (clustering values, '') is the row marker INSERT writes;
- *   - any other comparator is "dense" (COMPACT STORAGE): each component is
- *     a clustering column (column1, column2, ... unless aliased) and a
- *     cell is one CQL row whose one other column (value_alias, else value)
- *     is the cell's value;
- *   - a non-composite comparator with column_metadata and no column alias
- *     is a static column family: one CQL row per row key, a column per
- *     column_metadata entry.
  * CREATE TABLE writes a definition that reads back as the table declared:
  * the comparator, validators and column_metadata through
  * create_column_family, the names through _cql_define.
@@ -85,160 +66,6 @@ cassandra_type(const char *cql)
 	cfInvalidRequest("Unknown type %s", cql);
 }
 
-/* The type a column's values have: a ReversedType's base. */
-static const CfType *
-value_type(const CfType *t, bool *reversed)
-{
-	*reversed = t->kind == CF_REVERSED;
-	return *reversed ? t->sub[0] : t;
-}
-
-/* The name of part i of a list of aliases, else prefix + (i + 1) ("key" for the first key). */
-static char *
-alias_or_default(char **aliases, int naliases, int i, const char *prefix)
-{
-	if (i < naliases)
-		return aliases[i];
-	if (strcmp(prefix, "key") == 0)
-		return i == 0 ? pstrdup("key") : psprintf("key%d", i + 1);
-	return psprintf("%s%d", prefix, i + 1);
-}
-
-/* qsort: regular columns by name. */
-static int
-compare_by_name(const void *a, const void *b)
-{
-	return strcmp(((const CfCqlColumn *) a)->name, ((const CfCqlColumn *) b)->name);
-}
-
-/* The CQL3 shape of keyspace.table (Cassandra 1.2's CFDefinition). */
-CfCqlTable *
-cfCqlTable(const char *keyspace, const char *table)
-{
-	const CfColumnFamily *cf = cfCatalogLookup(keyspace, table);
-	CfCqlTable *t;
-	const CfType *cmp;
-	int			nkeys;
-	int			n = 0;
-	int			nregular = 0;
-	int			max;
-
-	if (cf == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("unconfigured columnfamily %s", table)));
-	if (cf->is_super)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("Super column families are not supported by CQL3 (column family %s)", table)));
-	t = palloc0(sizeof(CfCqlTable));
-	t->cf = cf;
-	cmp = cf->comparator;
-	t->composite = cmp->kind == CF_COMPOSITE;
-	nkeys = cf->key_validator->kind == CF_COMPOSITE ? cf->key_validator->nsub : 1;
-	max = nkeys + (t->composite ? cmp->nsub : 1) + cf->ncolumns + 1;
-	t->columns = palloc0(sizeof(CfCqlColumn) * max);
-
-	/* the partition key */
-	for (int i = 0; i < nkeys; i++)
-	{
-		CfCqlColumn *c = &t->columns[n++];
-
-		c->name = alias_or_default(cf->key_aliases, cf->nkey_aliases, i, "key");
-		c->kind = CQL_COL_PARTITION;
-		c->position = i;
-		c->type = value_type(nkeys > 1 ? cf->key_validator->sub[i] : cf->key_validator, &c->reversed);
-	}
-	t->npartition = nkeys;
-
-	if (t->composite)
-	{
-		int			last = cmp->nsub - 1;
-		bool		sparse = cmp->sub[last]->kind == CF_UTF8 && cf->ncolumn_aliases == last;
-		int			nclust = sparse ? last : cmp->nsub;
-
-		for (int i = 0; i < nclust; i++)
-		{
-			CfCqlColumn *c = &t->columns[n++];
-
-			c->name = alias_or_default(cf->column_aliases, cf->ncolumn_aliases, i, "column");
-			c->kind = CQL_COL_CLUSTERING;
-			c->position = i;
-			c->type = value_type(cmp->sub[i], &c->reversed);
-		}
-		t->nclustering = nclust;
-		t->compact = !sparse;
-		if (sparse)
-			for (int i = 0; i < cf->ncolumns; i++)
-			{
-				const CfColumnDef *d = &cf->columns[i];
-				CfCqlColumn *c;
-
-				if (d->component != last)
-					continue;
-				c = &t->columns[n + nregular++];
-				c->name = text_to_cstring(d->name);
-				c->kind = CQL_COL_REGULAR;
-				c->type = d->validator;
-				c->cell_name = d->name;
-				c->indexed = d->index_id != 0;
-			}
-	}
-	else if (cf->ncolumn_aliases > 0 || cf->nwhole == 0)
-	{
-		/* a dynamic column family: one clustering column */
-		CfCqlColumn *c = &t->columns[n++];
-
-		c->name = alias_or_default(cf->column_aliases, cf->ncolumn_aliases, 0, "column");
-		c->kind = CQL_COL_CLUSTERING;
-		c->type = value_type(cmp, &c->reversed);
-		t->nclustering = 1;
-		t->compact = true;
-	}
-	else
-	{
-		/* a static column family: a column per column_metadata entry */
-		for (int i = 0; i < cf->nwhole; i++)
-		{
-			const CfColumnDef *d = &cf->columns[i];
-			CfCqlColumn *c = &t->columns[n + nregular++];
-
-			c->name = cfTypeToString(cmp, (const uint8 *) VARDATA_ANY(d->name), VARSIZE_ANY_EXHDR(d->name));
-			c->kind = CQL_COL_REGULAR;
-			c->type = d->validator;
-			c->cell_name = d->name;
-			c->indexed = d->index_id != 0;
-		}
-	}
-	qsort(&t->columns[n], nregular, sizeof(CfCqlColumn), compare_by_name);
-	n += nregular;
-	if (t->compact)
-	{
-		/* an empty value_alias: no value column */
-		if (cf->value_alias == NULL || cf->value_alias[0] != '\0')
-		{
-			CfCqlColumn *c = &t->columns[n++];
-
-			c->name = cf->value_alias ? cf->value_alias : pstrdup("value");
-			c->kind = CQL_COL_VALUE;
-			c->type = cf->default_validator;
-			t->value = c;
-		}
-	}
-	t->ncolumns = n;
-	return t;
-}
-
-/* The column of a table called name, or NULL. */
-CfCqlColumn *
-cfCqlColumn(CfCqlTable *t, const char *name)
-{
-	for (int i = 0; i < t->ncolumns; i++)
-		if (strcmp(t->columns[i].name, name) == 0)
-			return &t->columns[i];
-	return NULL;
-}
-
 /* The keyspace a statement works in: its own, else the current one. */
 const char *
 cfCqlKeyspace(const CfCqlStmt *stmt, const char *current)
@@ -251,8 +78,8 @@ cfCqlKeyspace(const CfCqlStmt *stmt, const char *current)
 }
 
 /* Run a statement over SPI with text arguments (NULL entries are SQL NULL). */
-static void
-run_sql(const char *sql, int nargs, const char **args)
+void
+cfCqlRunText(const char *sql, int nargs, const char **args)
 {
 	Oid		   *types = palloc(sizeof(Oid) * Max(nargs, 1));
 	Datum	   *values = palloc(sizeof(Datum) * Max(nargs, 1));
@@ -325,7 +152,7 @@ create_keyspace(CfCqlStmt *stmt)
 	args[0] = stmt->keyspace;
 	args[1] = rf ? rf : "1";
 	args[2] = strategy;
-	run_sql("SELECT cfstore.create_keyspace($1, $2::integer, $3)", 3, args);
+	cfCqlRunText("SELECT cfstore.create_keyspace($1, $2::integer, $3)", 3, args);
 }
 
 /* Append {"name":..., "validation_class":..., "index_name":...} to a JSON array being built. */
@@ -609,13 +436,13 @@ create_table(CfCqlStmt *stmt, const char *keyspace)
 	args[6] = gc_grace;
 	args[7] = ttl;
 	args[8] = comment;
-	run_sql("SELECT cfstore.create_column_family($1, $2, 'Standard', $3, NULL, $4, $5, $6::jsonb, "
+	cfCqlRunText("SELECT cfstore.create_column_family($1, $2, 'Standard', $3, NULL, $4, $5, $6::jsonb, "
 			"$7::integer, $8::integer, $9)", 9, args);
 	args[2] = names_array(stmt->partition_key);
 	args[3] = names_array(stmt->clustering);
 	args[4] = value_alias;
 	args[5] = cols.data;
-	run_sql("SELECT cfstore._cql_define($1, $2, $3::text[], $4::text[], $5, $6::jsonb)", 6, args);
+	cfCqlRunText("SELECT cfstore._cql_define($1, $2, $3::text[], $4::text[], $5, $6::jsonb)", 6, args);
 }
 
 /* The JSON array of a sparse table's CQL3 columns, with a change applied. */
@@ -730,7 +557,7 @@ rename_columns(CfCqlTable *t, List *pairs)
 	args[3] = names_array(list_truncate(clust, nclust_named));
 	args[4] = value;
 	args[5] = t->composite && !t->compact ? sparse_columns_json(t, NULL, NULL, NULL, NULL) : "[]";
-	run_sql("SELECT cfstore._cql_define($1, $2, $3::text[], $4::text[], $5, $6::jsonb)", 6, args);
+	cfCqlRunText("SELECT cfstore._cql_define($1, $2, $3::text[], $4::text[], $5, $6::jsonb)", 6, args);
 }
 
 /* Write a sparse table's CQL3 columns, keeping its names. */
@@ -752,7 +579,7 @@ redefine_sparse(CfCqlTable *t, const char *columns)
 	args[3] = names_array(clust);
 	args[4] = t->cf->value_alias;
 	args[5] = columns;
-	run_sql("SELECT cfstore._cql_define($1, $2, $3::text[], $4::text[], $5, $6::jsonb)", 6, args);
+	cfCqlRunText("SELECT cfstore._cql_define($1, $2, $3::text[], $4::text[], $5, $6::jsonb)", 6, args);
 }
 
 /* ALTER TABLE ... ADD column type (the other forms: Cassandra's messages or 0A000). */
@@ -780,7 +607,7 @@ alter_table(CfCqlStmt *stmt, const char *keyspace)
 				args[0] = keyspace;
 				args[1] = stmt->table;
 				args[2] = static_columns_json(t, stmt->name, cassandra_type(stmt->alter_type), NULL, NULL);
-				run_sql("SELECT cfstore.update_column_family($1, $2, column_metadata => $3::jsonb)", 3, args);
+				cfCqlRunText("SELECT cfstore.update_column_family($1, $2, column_metadata => $3::jsonb)", 3, args);
 				redefine_sparse(t, "[]");	/* the table's rows gain the column */
 			}
 			break;
@@ -800,17 +627,17 @@ alter_table(CfCqlStmt *stmt, const char *keyspace)
 					if (strcmp(prop->name, "comment") == 0)
 					{
 						args[2] = prop->value;
-						run_sql("SELECT cfstore.update_column_family($1, $2, comment => $3)", 3, args);
+						cfCqlRunText("SELECT cfstore.update_column_family($1, $2, comment => $3)", 3, args);
 					}
 					else if (strcmp(prop->name, "gc_grace_seconds") == 0)
 					{
 						args[2] = int_property(prop);
-						run_sql("SELECT cfstore.update_column_family($1, $2, gc_grace_seconds => $3::integer)", 3, args);
+						cfCqlRunText("SELECT cfstore.update_column_family($1, $2, gc_grace_seconds => $3::integer)", 3, args);
 					}
 					else if (strcmp(prop->name, "default_time_to_live") == 0)
 					{
 						args[2] = int_property(prop);
-						run_sql("SELECT cfstore.update_column_family($1, $2, default_time_to_live => $3::integer)", 3, args);
+						cfCqlRunText("SELECT cfstore.update_column_family($1, $2, default_time_to_live => $3::integer)", 3, args);
 					}
 				}
 			}
@@ -851,7 +678,7 @@ create_index(CfCqlStmt *stmt, const char *keyspace)
 		args[0] = keyspace;
 		args[1] = stmt->table;
 		args[2] = static_columns_json(t, NULL, NULL, column, name);
-		run_sql("SELECT cfstore.update_column_family($1, $2, column_metadata => $3::jsonb)", 3, args);
+		cfCqlRunText("SELECT cfstore.update_column_family($1, $2, column_metadata => $3::jsonb)", 3, args);
 		redefine_sparse(t, "[]");
 	}
 }
@@ -869,7 +696,7 @@ cfCqlRunSchema(CfCqlStmt *stmt, const char *keyspace)
 			break;
 		case CQL_DROP_KEYSPACE:
 			args[0] = stmt->keyspace;
-			run_sql("SELECT cfstore.drop_keyspace($1)", 1, args);
+			cfCqlRunText("SELECT cfstore.drop_keyspace($1)", 1, args);
 			break;
 		case CQL_CREATE_TABLE:
 			create_table(stmt, cfCqlKeyspace(stmt, keyspace));
@@ -878,13 +705,13 @@ cfCqlRunSchema(CfCqlStmt *stmt, const char *keyspace)
 			args[0] = cfCqlKeyspace(stmt, keyspace);
 			args[1] = stmt->table;
 			(void) cfCqlTable(args[0], args[1]);
-			run_sql("SELECT cfstore.drop_column_family($1, $2)", 2, args);
+			cfCqlRunText("SELECT cfstore.drop_column_family($1, $2)", 2, args);
 			break;
 		case CQL_TRUNCATE:
 			args[0] = cfCqlKeyspace(stmt, keyspace);
 			args[1] = stmt->table;
 			(void) cfCqlTable(args[0], args[1]);
-			run_sql("SELECT cfstore.truncate($1, $2)", 2, args);
+			cfCqlRunText("SELECT cfstore.truncate($1, $2)", 2, args);
 			break;
 		case CQL_ALTER_TABLE:
 			alter_table(stmt, cfCqlKeyspace(stmt, keyspace));
