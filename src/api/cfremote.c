@@ -38,6 +38,8 @@
 PG_FUNCTION_INFO_V1(cfstore_remote_slice);
 PG_FUNCTION_INFO_V1(cfstore_remote_scan);
 PG_FUNCTION_INFO_V1(cfstore_remote_row_keys);
+PG_FUNCTION_INFO_V1(cfstore_read_slice);
+PG_FUNCTION_INFO_V1(cfstore_read_row_keys);
 PG_FUNCTION_INFO_V1(cfstore_remote_write_batch);
 
 /* The columns of cfstore.raw_cell. */
@@ -48,7 +50,8 @@ PG_FUNCTION_INFO_V1(cfstore_remote_write_batch);
  * index_name, if not NULL) for mode; *cfp receives the column family.
  */
 static Relation
-remote_open(FunctionCallInfo fcinfo, AclMode mode, const char *index_name, const CfColumnFamily **cfp)
+remote_open(FunctionCallInfo fcinfo, AclMode mode, const char *index_name, const CfColumnFamily **cfp,
+			bool local_only)
 {
 	const CfColumnFamily *cf;
 	int32		id;
@@ -57,11 +60,16 @@ remote_open(FunctionCallInfo fcinfo, AclMode mode, const char *index_name, const
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		elog(ERROR, "a remote call names its keyspace and column family");
 	cf = cfCatalogLookup(text_to_cstring(PG_GETARG_TEXT_PP(0)), text_to_cstring(PG_GETARG_TEXT_PP(1)));
-	if (cf->sharded)
+	if (cf->sharded && local_only)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("keyspace %s is sharded here too", cf->keyspace),
 				 errhint("A shard server holds the keyspaces of its coordinator as plain keyspaces.")));
+	if (cf->sharded && index_name != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("the indexes of sharded keyspace %s are on its shard servers", cf->keyspace),
+				 errhint("Query them with cfstore.get_indexed_slices().")));
 	relid = cfStorageRelid(cf->id, false);
 	if (pg_class_aclcheck(relid, GetUserId(), mode) != ACLCHECK_OK)
 		cfPermissionDenied(cf, mode);
@@ -114,13 +122,16 @@ emit_raw(ReturnSetInfo *rsinfo, const CfOutCell *c)
  * _remote_slice(keyspace, column_family, index_name, key, super_column,
  *				 start, finish, reversed, count, whole_super): the cells of one
  * slice (of the index index_name, if given), as cfSliceBegin reads them.
+ * _read_slice, for cql() and cli(): the same, on a coordinator too (whose
+ * slices cfSliceBegin reads from its shard servers).
  */
-Datum
-cfstore_remote_slice(PG_FUNCTION_ARGS)
+static Datum
+slice_cells(FunctionCallInfo fcinfo, bool local_only)
 {
 	const CfColumnFamily *cf;
 	Relation	rel = remote_open(fcinfo, ACL_SELECT,
-								  PG_ARGISNULL(2) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(2)), &cf);
+								  PG_ARGISNULL(2) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(2)), &cf,
+								  local_only);
 	CfSliceSpec spec;
 	CfSliceState *slice;
 	CfOutCell	c;
@@ -150,12 +161,24 @@ cfstore_remote_slice(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
+Datum
+cfstore_remote_slice(PG_FUNCTION_ARGS)
+{
+	return slice_cells(fcinfo, true);
+}
+
+Datum
+cfstore_read_slice(PG_FUNCTION_ARGS)
+{
+	return slice_cells(fcinfo, false);
+}
+
 /* _remote_scan(keyspace, column_family): every live cell, in storage order. */
 Datum
 cfstore_remote_scan(PG_FUNCTION_ARGS)
 {
 	const CfColumnFamily *cf;
-	Relation	rel = remote_open(fcinfo, ACL_SELECT, NULL, &cf);
+	Relation	rel = remote_open(fcinfo, ACL_SELECT, NULL, &cf, true);
 	CfRelScanState *scan;
 	CfOutCell	c;
 	ReturnSetInfo *rsinfo;
@@ -176,13 +199,14 @@ cfstore_remote_scan(PG_FUNCTION_ARGS)
 /*
  * _remote_row_keys(keyspace, column_family, from, inclusive, max): the
  * first max stored row keys from from on (NULL: the first), in storage
- * order (fewer at the end of the relation).
+ * order (fewer at the end of the relation).  _read_row_keys: the same, on
+ * a coordinator too.
  */
-Datum
-cfstore_remote_row_keys(PG_FUNCTION_ARGS)
+static Datum
+row_keys(FunctionCallInfo fcinfo, bool local_only)
 {
 	const CfColumnFamily *cf;
-	Relation	rel = remote_open(fcinfo, ACL_SELECT, NULL, &cf);
+	Relation	rel = remote_open(fcinfo, ACL_SELECT, NULL, &cf, local_only);
 	int32		max = PG_ARGISNULL(4) ? 64 : PG_GETARG_INT32(4);
 	bytea	   *from = bytes_arg(fcinfo, 2);
 	bool		inclusive = PG_ARGISNULL(3) || PG_GETARG_BOOL(3);
@@ -222,6 +246,18 @@ cfstore_remote_row_keys(PG_FUNCTION_ARGS)
 	}
 	table_close(rel, NoLock);
 	return (Datum) 0;
+}
+
+Datum
+cfstore_remote_row_keys(PG_FUNCTION_ARGS)
+{
+	return row_keys(fcinfo, true);
+}
+
+Datum
+cfstore_read_row_keys(PG_FUNCTION_ARGS)
+{
+	return row_keys(fcinfo, false);
 }
 
 /* Append one cell write to a batch for a shard (the format is in cfremote.h). */

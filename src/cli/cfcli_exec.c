@@ -279,7 +279,7 @@ read_cells(CliSession *s, const CfColumnFamily *cf, bytea *key, bytea *sc, bytea
 	values[8] = Int64GetDatum(count);
 	values[9] = BoolGetDatum(cf->is_super && sc == NULL);
 	cfCqlCallVoid("SELECT super_column, column_name, value, writetime, ttl, is_counter "
-		"FROM cfstore._remote_slice($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", 10, types, values, nulls);
+		"FROM cfstore._read_slice($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", 10, types, values, nulls);
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
 		HeapTuple	tup = SPI_tuptable->vals[i];
@@ -541,7 +541,7 @@ row_keys(CliSession *s, const CfColumnFamily *cf, bytea *from, bool incl)
 	nulls[2] = from ? ' ' : 'n';
 	values[3] = BoolGetDatum(incl);
 	values[4] = Int32GetDatum(64);
-	cfCqlCallVoid("SELECT k FROM cfstore._remote_row_keys($1, $2, $3, $4, $5) k", 5, types, values, nulls);
+	cfCqlCallVoid("SELECT k FROM cfstore._read_row_keys($1, $2, $3, $4, $5) k", 5, types, values, nulls);
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
 		bool		isnull;

@@ -16,7 +16,7 @@
  *
  * The statements run through the Thrift-style functions (cfstore.insert,
  * remove, add, the DDL functions) and the byte-level reads of
- * src/api/cfremote.c (_remote_slice, _remote_row_keys) over SPI, as the
+ * src/api/cfremote.c (_read_slice, _read_row_keys) over SPI, as the
  * caller: privileges, validation, secondary indexes, sharded keyspaces'
  * writes and transactions are theirs, and a CQL3 table's cells are exactly
  * what those functions and the foreign tables show.  The layout of the cells is Cassandra 1.2's

@@ -12,7 +12,8 @@
  * the rows asked for.  A slice's bounds are inclusive and may hold a cell
  * too many; every row is checked against the restrictions before it is
  * kept, so bounds never decide correctness.  Cells are read with
- * _remote_slice (the encodings, as the caller, with its privileges),
+ * _read_slice (the encodings, as the caller, with its privileges; on a
+ * coordinator, from the shard servers),
  * a page at a time, and grouped into CQL rows as cfcql_schema.c describes;
  * reading stops once LIMIT rows are kept.  Rows go out as jsonb objects.
  *
@@ -30,7 +31,7 @@
 #include "cql/cfcql.h"
 #include "storage/cfwrite.h"
 
-/* Cells read per _remote_slice call. */
+/* Cells read per _read_slice call. */
 #define CQL_PAGE 1000
 
 /* A restriction on one column: =, a range, IN, as encoded values. */
@@ -648,7 +649,7 @@ read_slice(CqlSelect *q, bytea *key, bytea *start, bytea *finish)
 		values[6] = PointerGetDatum(to);
 		nulls[6] = to ? ' ' : 'n';
 		if (SPI_execute_with_args("SELECT column_name, value, writetime, expires_at FROM "
-								  "cfstore._remote_slice($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+								  "cfstore._read_slice($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
 								  10, types, values, nulls, true, 0) != SPI_OK_SELECT)
 			elog(ERROR, "could not read a slice of %s", q->t->cf->name);
 		n = SPI_processed;
@@ -761,7 +762,7 @@ next_keys(CqlSelect *q, bytea *from, bool incl)
 	nulls[2] = from ? ' ' : 'n';
 	values[3] = BoolGetDatum(incl);
 	values[4] = Int32GetDatum(64);
-	if (SPI_execute_with_args("SELECT k FROM cfstore._remote_row_keys($1, $2, $3, $4, $5) k",
+	if (SPI_execute_with_args("SELECT k FROM cfstore._read_row_keys($1, $2, $3, $4, $5) k",
 							  5, types, values, nulls, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not list the row keys of %s", q->t->cf->name);
 	for (uint64 i = 0; i < SPI_processed; i++)
@@ -791,7 +792,7 @@ index_keys(CqlSelect *q)
 	values[7] = BoolGetDatum(false);
 	values[8] = Int64GetDatum(PG_INT64_MAX);
 	values[9] = BoolGetDatum(false);
-	if (SPI_execute_with_args("SELECT column_name FROM cfstore._remote_slice($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+	if (SPI_execute_with_args("SELECT column_name FROM cfstore._read_slice($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
 							  10, types, values, nulls, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read index %s", q->index_name);
 	for (uint64 i = 0; i < SPI_processed; i++)
@@ -924,11 +925,6 @@ cfCqlRunSelect(CfCqlStmt *stmt, const char *keyspace, Tuplestorestate *out, Tupl
 	q.stmt = stmt;
 	q.keyspace = cfCqlKeyspace(stmt, keyspace);
 	q.t = t = cfCqlTable(q.keyspace, stmt->table);
-	if (t->cf->sharded)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("cfstore.cql() cannot read sharded keyspace %s yet", q.keyspace),
-				 errhint("Read it with the Thrift-style functions or its table.")));
 	if (stmt->has_limit && stmt->limit <= 0)
 		cfInvalidRequest("LIMIT must be strictly positive");
 	q.limit = stmt->has_limit ? stmt->limit : PG_INT64_MAX;

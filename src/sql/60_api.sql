@@ -117,6 +117,14 @@ RETURNS SETOF cfstore.raw_cell AS 'MODULE_PATHNAME', 'cfstore_remote_scan' LANGU
 CREATE FUNCTION cfstore._remote_row_keys(keyspace text, column_family text, from_key bytea, inclusive boolean,
     max integer)
 RETURNS SETOF bytea AS 'MODULE_PATHNAME', 'cfstore_remote_row_keys' LANGUAGE C VOLATILE;
+-- The same two reads for cql() and cli(), as their caller: on a coordinator
+-- they read the shard servers (src/api/cfremote.c).
+CREATE FUNCTION cfstore._read_slice(keyspace text, column_family text, index_name text, key bytea,
+    super_column bytea, start bytea, finish bytea, reversed boolean, count bigint, whole_super boolean)
+RETURNS SETOF cfstore.raw_cell AS 'MODULE_PATHNAME', 'cfstore_read_slice' LANGUAGE C VOLATILE;
+CREATE FUNCTION cfstore._read_row_keys(keyspace text, column_family text, from_key bytea, inclusive boolean,
+    max integer)
+RETURNS SETOF bytea AS 'MODULE_PATHNAME', 'cfstore_read_row_keys' LANGUAGE C VOLATILE;
 -- A shard's part of a map-reduce job (src/api/cfmapreduce.c).
 CREATE FUNCTION cfstore._map_local(parts integer[], keyspace text, column_family text, map text, reduce text,
     run_as name)

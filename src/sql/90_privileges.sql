@@ -28,9 +28,9 @@ BEGIN
                 '_column_family_info', '_storage_relation', '_foreign_table', '_foreign_table_ddl',
                 -- cql()'s DDL (the body checks the caller owns the keyspace) and type parsing
                 '_cql_define', '_type_components',
-                -- cql()'s reads: the encodings of a slice and the row keys, with the
-                -- caller's privileges checked on the column family (src/api/cfremote.c)
-                '_remote_slice', '_remote_row_keys',
+                -- cql()'s and cli()'s reads: the encodings of a slice and the row keys,
+                -- with the caller's privileges checked on the column family (src/api/cfremote.c)
+                '_read_slice', '_read_row_keys',
                 -- conversions of values (tests)
                 '_arg_bytes', '_arg_bytes_array')
   LOOP

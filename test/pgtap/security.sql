@@ -130,7 +130,7 @@ SELECT is(ARRAY(SELECT DISTINCT p.proname::text COLLATE "C" FROM pg_proc p
           ARRAY['_arg_bytes', '_arg_bytes_array', '_batch_check_name', '_batch_delete_range', '_batch_int',
                 '_batch_members', '_batch_mutation', '_batch_shape_error', '_batch_text', '_cf_def',
                 '_check_cache_size', '_check_keyspace_exists', '_column_family_info', '_cql_define', '_error',
-                '_foreign_table', '_foreign_table_ddl', '_ks_def', '_remote_row_keys', '_remote_slice',
+                '_foreign_table', '_foreign_table_ddl', '_ks_def', '_read_row_keys', '_read_slice',
                 '_storage_conf_type', '_storage_relation', '_strategy_class', '_thrift_bytes',
                 '_type_components'],
           'the internal functions PUBLIC may execute');
@@ -149,10 +149,10 @@ SELECT is((SELECT count(*)::integer FROM information_schema.role_table_grants
 -- CQL3 and the cli act as their caller: another role's keyspace stays out
 -- of reach through them, and through the byte-level reads they use.
 SET LOCAL ROLE regress_sec_mallory;
-SELECT throws_ok($$SELECT * FROM cfstore._remote_slice('SecA', 'Std', NULL, 'k1'::bytea, NULL, NULL, NULL, false, 100, false)$$,
-                 '42501', 'permission denied for column family SecA.Std', 'mallory: _remote_slice');
-SELECT throws_ok($$SELECT * FROM cfstore._remote_row_keys('SecA', 'Std', NULL, true, 10)$$,
-                 '42501', 'permission denied for column family SecA.Std', 'mallory: _remote_row_keys');
+SELECT throws_ok($$SELECT * FROM cfstore._read_slice('SecA', 'Std', NULL, 'k1'::bytea, NULL, NULL, NULL, false, 100, false)$$,
+                 '42501', 'permission denied for column family SecA.Std', 'mallory: _read_slice');
+SELECT throws_ok($$SELECT * FROM cfstore._read_row_keys('SecA', 'Std', NULL, true, 10)$$,
+                 '42501', 'permission denied for column family SecA.Std', 'mallory: _read_row_keys');
 SELECT throws_ok($$SELECT cfstore.cql('SELECT * FROM "Std"', 'SecA')$$,
                  '42501', 'permission denied for column family SecA.Std', 'mallory: cql SELECT');
 SELECT throws_ok($$SELECT cfstore.cql($c$INSERT INTO "Std" (key, state) VALUES ('k9', 'x')$c$, 'SecA')$$,

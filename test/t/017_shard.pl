@@ -378,8 +378,13 @@ is($co->safe_psql('postgres', q{SELECT count(*) FROM "There".timeline}), '40',
 is($co->safe_psql('postgres', q{SELECT string_agg(column_name || '=' || value, ',') FROM cfstore.get_slice('There', 'timeline', 'u1', count => 2)}),
 	'53320600-53a6-11e2-8080-808080808080:=,53320600-53a6-11e2-8080-808080808080:body=b1',
 	'get_slice on the coordinator: Cassandra 1.2\'s cells');
-($ret, $out, $err) = $co->psql('postgres', q{SELECT cfstore.cql('SELECT * FROM timeline', 'There')});
-like($err, qr/cfstore\.cql\(\) cannot read sharded keyspace There yet/, 'cql() refuses to read a sharded keyspace');
+is($co->safe_psql('postgres', q{SELECT string_agg(r ->> 'body', ',') FROM cfstore.cql(
+  $c$SELECT body FROM timeline WHERE user_id = 'u1' ORDER BY tweet_id DESC LIMIT 3$c$, 'There') r}),
+	'b16,b11,b6', 'cql() reads a partition of a sharded keyspace on its shard');
+is($co->safe_psql('postgres', q{SELECT r ->> 'count' FROM cfstore.cql('SELECT COUNT(*) FROM timeline', 'There') r}),
+	'20', 'and every row of every shard');
+is($co->safe_psql('postgres', q{SELECT string_agg(l, '|') FROM cfstore.cli('use There; count timeline[u1];') l}),
+	'Authenticated to keyspace: There|8 columns', 'the cli reads a sharded keyspace too (a marker and a body a row)');
 
 $node{$_}->stop for keys %node;
 done_testing();
