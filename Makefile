@@ -62,6 +62,9 @@ OBJS = \
 	src/cli/cfcli_type.o \
 	src/cli/cfcli_exec.o \
 	src/cli/cfcli_describe.o \
+	src/object/cfobject.o \
+	src/object/cfobject_path.o \
+	src/object/cfobject_value.o \
 	src/shard/cfshard.o \
 	src/shard/cfshard_xact.o \
 	src/shard/cfshard_table.o \
@@ -81,6 +84,7 @@ SQL_PARTS = \
 	src/sql/65_batch.sql \
 	src/sql/70_fdw.sql \
 	src/sql/75_cql.sql \
+	src/sql/80_object.sql \
 	src/sql/90_privileges.sql
 DATA_built = cfstore--$(EXTVERSION).sql cfstore_shard--$(EXTVERSION).sql
 

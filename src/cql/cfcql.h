@@ -248,6 +248,7 @@ extern void cfCqlRunSchema(CfCqlStmt *stmt, const char *keyspace);
 /* ---------- values (cfcql_term.c) ---------- */
 
 extern bytea *cfCqlTermBytes(const CfCqlTerm *term, const CfType *type, const char *column);
+extern void cfCqlJsonScalar(JsonbValue *v, const CfType *type, const uint8 *data, int len);
 extern void cfCqlJsonValue(JsonbParseState **state, const CfType *type, const uint8 *data, int len);
 
 /* ---------- statements on data (cfcql_write.c, cfcql_select.c) ---------- */

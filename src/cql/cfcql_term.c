@@ -219,30 +219,28 @@ cfCqlTermBytes(const CfCqlTerm *term, const CfType *type, const char *column)
 	return cfTypeFromString(base, term->text);
 }
 
-/* Push a numeric JSON value parsed from its decimal text. */
+/* A numeric JSON value parsed from its decimal text. */
 static void
-push_number(JsonbParseState **state, const char *text)
+number_value(JsonbValue *v, const char *text)
 {
-	JsonbValue	v;
-
-	v.type = jbvNumeric;
-	v.val.numeric = DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(text),
-														ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1)));
-	pushJsonbValue(state, WJB_VALUE, &v);
+	v->type = jbvNumeric;
+	v->val.numeric = DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(text),
+														 ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1)));
 }
 
-/* Push the JSON value of an encoded value of type (NULL data: null). */
+/*
+ * The JSON scalar of an encoded value of type (NULL data: null): numbers
+ * for the numeric types, booleans, else the type's text form as a string.
+ */
 void
-cfCqlJsonValue(JsonbParseState **state, const CfType *type, const uint8 *data, int len)
+cfCqlJsonScalar(JsonbValue *v, const CfType *type, const uint8 *data, int len)
 {
-	JsonbValue	v;
 	const CfType *base = type->kind == CF_REVERSED ? type->sub[0] : type;
 	char	   *text;
 
 	if (data == NULL)
 	{
-		v.type = jbvNull;
-		pushJsonbValue(state, WJB_VALUE, &v);
+		v->type = jbvNull;
 		return;
 	}
 	text = cfTypeToString(base, data, len);
@@ -254,26 +252,34 @@ cfCqlJsonValue(JsonbParseState **state, const CfType *type, const uint8 *data, i
 			case CF_INTEGER:
 			case CF_DECIMAL:
 			case CF_COUNTER:
-				push_number(state, text);
+				number_value(v, text);
 				return;
 			case CF_FLOAT:
 			case CF_DOUBLE:
 				if (strcmp(text, "NaN") != 0 && strcmp(text, "Infinity") != 0 && strcmp(text, "-Infinity") != 0)
 				{
-					push_number(state, text);
+					number_value(v, text);
 					return;
 				}
 				break;
 			case CF_BOOLEAN:
-				v.type = jbvBool;
-				v.val.boolean = data[0] != 0;
-				pushJsonbValue(state, WJB_VALUE, &v);
+				v->type = jbvBool;
+				v->val.boolean = data[0] != 0;
 				return;
 			default:
 				break;
 		}
-	v.type = jbvString;
-	v.val.string.val = text;
-	v.val.string.len = strlen(text);
+	v->type = jbvString;
+	v->val.string.val = text;
+	v->val.string.len = strlen(text);
+}
+
+/* Push the JSON value of an encoded value of type (NULL data: null). */
+void
+cfCqlJsonValue(JsonbParseState **state, const CfType *type, const uint8 *data, int len)
+{
+	JsonbValue	v;
+
+	cfCqlJsonScalar(&v, type, data, len);
 	pushJsonbValue(state, WJB_VALUE, &v);
 }
