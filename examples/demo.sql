@@ -37,3 +37,7 @@ FROM jsonb_array_elements(cfstore.describe_keyspace('Twissandra')->'cf_defs') AS
 \echo
 \echo '######## CQL3 and the cli: seed 002''s buildingControl'
 \ir cql3/building_control.sql
+
+\echo
+\echo '######## Nested objects: seed 002''s order, a cell per leaf'
+\ir objects/orders.sql

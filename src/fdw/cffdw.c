@@ -37,6 +37,7 @@
 #include "api/cfargs.h"
 #include "cql/cfcql.h"
 #include "fdw/cffdw.h"
+#include "object/cfobject.h"
 #include "storage/cfwrite.h"
 
 PG_FUNCTION_INFO_V1(cfstore_fdw_handler);
@@ -88,14 +89,14 @@ cfstore_fdw_validator(PG_FUNCTION_ARGS)
 		DefElem    *def = (DefElem *) lfirst(lc);
 		bool		known = catalog == ForeignTableRelationId &&
 			(strcmp(def->defname, "keyspace") == 0 || strcmp(def->defname, "column_family") == 0 ||
-			 strcmp(def->defname, "rows") == 0);
+			 strcmp(def->defname, "rows") == 0 || strcmp(def->defname, "object_column") == 0);
 
 		if (!known)
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
 					 errmsg("invalid option \"%s\"", def->defname),
 					 catalog == ForeignTableRelationId
-					 ? errhint("Valid options in this context are: keyspace, column_family, rows")
+					 ? errhint("Valid options in this context are: keyspace, column_family, rows, object_column")
 					 : errhint("There are no valid options in this context.")));
 		if (strcmp(def->defname, "rows") == 0 &&
 			strcmp(defGetString(def), "cql") != 0 && strcmp(defGetString(def), "cells") != 0)
@@ -232,7 +233,8 @@ cfFdwMixedValidators(const CfColumnFamily *cf)
  * and the other columns, each the value of the cells of its name.
  */
 static void
-map_cql_columns(CfFdwTable *t, const CfColumnFamily *cf, TupleDesc desc, const char *relname)
+map_cql_columns(CfFdwTable *t, const CfColumnFamily *cf, TupleDesc desc, const char *relname,
+				const char *object_column)
 {
 	CfCqlTable *ct = cfCqlTable(cf->keyspace, cf->name);
 
@@ -250,6 +252,19 @@ map_cql_columns(CfFdwTable *t, const CfColumnFamily *cf, TupleDesc desc, const c
 			continue;
 		col->attname = pstrdup(NameStr(att->attname));
 		col->typid = getBaseType(att->atttypid);
+		if (object_column != NULL && strcmp(col->attname, object_column) == 0)
+		{
+			/* the object of the row's cells (src/object) */
+			if (col->typid != JSONBOID || t->rows != CF_FDW_ROWS_SPARSE || cf->is_counter)
+				ereport(ERROR,
+						(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
+						 errmsg("object column \"%s\" of foreign table \"%s\" must be jsonb, of a CQL3 table "
+								"with clustering columns or CQL3 columns", col->attname, relname)));
+			(void) cfObjShapeOf(cf->keyspace, cf->name);	/* a clear error if it holds no objects */
+			col->role = CF_FDW_OBJECT;
+			t->object_att = i + 1;
+			continue;
+		}
 		c = cfCqlColumn(ct, col->attname);
 		if (c == NULL)
 		{
@@ -310,7 +325,7 @@ map_cql_columns(CfFdwTable *t, const CfColumnFamily *cf, TupleDesc desc, const c
 
 /* Map the columns of foreign table relid onto column family cf (in the current context). */
 static CfFdwTable *
-build_table(Oid relid, const CfColumnFamily *cf, const char *rows)
+build_table(Oid relid, const CfColumnFamily *cf, const char *rows, const char *object_column)
 {
 	CfFdwTable *t = palloc0(sizeof(CfFdwTable));
 	Relation	rel = table_open(relid, AccessShareLock);
@@ -332,10 +347,20 @@ build_table(Oid relid, const CfColumnFamily *cf, const char *rows)
 	if (rows != NULL && strcmp(rows, "cql") == 0)
 	{
 		t->value_as_text = false;
-		map_cql_columns(t, cf, desc, RelationGetRelationName(rel));
+		map_cql_columns(t, cf, desc, RelationGetRelationName(rel), object_column);
+		if (object_column != NULL && t->object_att == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_COLUMN_NAME_NOT_FOUND),
+					 errmsg("foreign table \"%s\" has no column \"%s\" (its option object_column)",
+							RelationGetRelationName(rel), object_column)));
 		table_close(rel, AccessShareLock);
 		return t;
 	}
+	if (object_column != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+				 errmsg("option object_column of foreign table \"%s\" needs rows 'cql'",
+						RelationGetRelationName(rel))));
 	for (int i = 0; i < desc->natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(desc, i);
@@ -457,7 +482,7 @@ cfFdwTableGet(Oid relid)
 
 		PG_TRY();
 		{
-			t = build_table(relid, cf, table_option_or_null(ft, "rows"));
+			t = build_table(relid, cf, table_option_or_null(ft, "rows"), table_option_or_null(ft, "object_column"));
 		}
 		PG_CATCH();
 		{
@@ -798,6 +823,7 @@ cfFdwFillSlot(const CfFdwTable *t, const CfOutCell *c, const bool *needed, Datum
 				}
 				break;
 			case CF_FDW_CELL:
+			case CF_FDW_OBJECT:
 				break;			/* filled from the cells of the row (cffdw_scan.c) */
 			case CF_FDW_SUPER:
 				if (c->sc != NULL)

@@ -59,7 +59,8 @@ typedef enum CfFdwRole
 	CF_FDW_WRITETIME,
 	CF_FDW_TTL,
 	CF_FDW_KEY_PART,			/* CQL rows: one part of a CompositeType row key */
-	CF_FDW_CELL					/* CQL rows: the value of the cell named cell_name */
+	CF_FDW_CELL,				/* CQL rows: the value of the cell named cell_name */
+	CF_FDW_OBJECT				/* CQL rows: the object of the row's cells (jsonb) */
 } CfFdwRole;
 
 /*
@@ -108,6 +109,7 @@ typedef struct CfFdwTable
 	int			rows;			/* CF_FDW_ROWS_* */
 	int			nkey_parts;		/* CQL rows with a CompositeType key: its parts */
 	int			ncells;			/* CQL rows: columns of role CF_FDW_CELL */
+	AttrNumber	object_att;		/* CQL rows: the CF_FDW_OBJECT column, or 0 */
 } CfFdwTable;
 
 /* cffdw.c */

@@ -290,6 +290,9 @@ cfFdwBeginForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo, List *f
 		{
 			if (!bms_is_member(i + 1 - FirstLowInvalidHeapAttributeNumber, cols))
 				continue;
+			if (t->cols[i].role == CF_FDW_OBJECT)
+				cfInvalidRequest("column %s is the object of the row's cells; write objects with cfstore.put_object",
+								 t->cols[i].attname);
 			if (t->cols[i].role != CF_FDW_CELL && t->cols[i].role != CF_FDW_VALUE)
 				cfInvalidRequest("PRIMARY KEY part %s found in SET part", t->cols[i].attname);
 			st->set_cols[i] = true;
@@ -826,6 +829,9 @@ cql_write_row(CfFdwModifyState *st, const Datum *values, const bool *nulls, cons
 	{
 		const CfFdwColumn *col = &t->cols[i];
 
+		if (col->role == CF_FDW_OBJECT && given[i] && !nulls[i])
+			cfInvalidRequest("column %s is the object of the row's cells; write objects with cfstore.put_object",
+							 col->attname);
 		if ((col->role != CF_FDW_CELL && col->role != CF_FDW_VALUE) || !given[i] || (insert && nulls[i]))
 			continue;
 		a.name = cql_cell_name(t, &prefix, col->role == CF_FDW_CELL ? col : NULL);

@@ -36,6 +36,7 @@
 
 #include "fdw/cffdw.h"
 #include "fdw/cffdw_int.h"
+#include "object/cfobject.h"
 
 /* Row keys fetched at a time when every row is sliced. */
 #define CF_FDW_KEY_BATCH 64
@@ -87,6 +88,8 @@ typedef struct CfFdwScanState
 	int			currow;
 	CfOutCell	pending;		/* the first cell of the next row, read ahead */
 	bool		has_pending;
+	CfObjShape *objshape;		/* the object column's: how objects are keyed */
+	List	   *objcells;		/* ... the row's cells (CfObjCell) */
 	/* EXPLAIN ANALYZE */
 	int64		cells_read;
 	int64		pages;
@@ -504,7 +507,10 @@ keep_cell(CfOutCell *c)
 	c->sc = copy_bytes(c->sc);
 }
 
-/* Set the columns of a CQL row that cell c holds the value of. */
+/*
+ * Set the columns of a CQL row that cell c holds the value of (and keep
+ * the cell for the object column, which all of them make).
+ */
 static bool
 take_cql_cell(CfFdwScanState *st, const CfOutCell *c)
 {
@@ -512,6 +518,15 @@ take_cql_cell(CfFdwScanState *st, const CfOutCell *c)
 	const uint8 *name = (const uint8 *) VARDATA_ANY(c->name);
 	int			namelen = VARSIZE_ANY_EXHDR(c->name);
 	bool		taken = false;
+
+	if (st->objshape != NULL)
+	{
+		CfObjCell  *oc = palloc(sizeof(CfObjCell));
+
+		oc->name = copy_bytes(c->name);
+		oc->value = copy_bytes(c->value);
+		st->objcells = lappend(st->objcells, oc);
+	}
 
 	if (t->rows == CF_FDW_ROWS_SPARSE &&
 		!cfCompositeComponent(name, namelen, t->nname, &name, &namelen))
@@ -545,9 +560,16 @@ next_cql_row(ForeignScanState *node, CfFdwScanState *st)
 	MemoryContext old;
 	bool		found = true;
 
+	if (st->t->object_att != 0 && st->needed[st->t->object_att - 1] && st->objshape == NULL)
+	{
+		old = MemoryContextSwitchTo(node->ss.ps.state->es_query_cxt);
+		st->objshape = cfObjShapeOf(st->t->cf->keyspace, st->t->cf->name);
+		MemoryContextSwitchTo(old);
+	}
 	st->currow ^= 1;
 	MemoryContextReset(st->rowcxt[st->currow]);
 	old = MemoryContextSwitchTo(st->rowcxt[st->currow]);
+	st->objcells = NIL;
 	for (;;)
 	{
 		CfOutCell	first;
@@ -584,7 +606,15 @@ next_cql_row(ForeignScanState *node, CfFdwScanState *st)
 			any |= take_cql_cell(st, &c);
 		}
 		if (any || st->t->rows == CF_FDW_ROWS_SPARSE)
+		{
+			if (st->objshape != NULL)
+			{
+				st->values[st->t->object_att - 1] = JsonbPGetDatum(cfObjBuild(st->objshape, first.key, st->objcells));
+				st->nulls[st->t->object_att - 1] = false;
+			}
 			break;
+		}
+		st->objcells = NIL;
 		CHECK_FOR_INTERRUPTS();
 	}
 	MemoryContextSwitchTo(old);

@@ -56,7 +56,7 @@ PG_FUNCTION_INFO_V1(cfstore_find_objects);
 #define OBJ_MAX_NAME 65535
 
 /* How a column family keys its objects. */
-typedef struct ObjShape
+struct CfObjShape
 {
 	const char *keyspace;
 	const CfColumnFamily *cf;
@@ -66,14 +66,9 @@ typedef struct ObjShape
 	int			nclust;
 	char	  **fields;
 	const CfType **types;		/* each field's type */
-} ObjShape;
-
-/* A cell read: its name and value. */
-typedef struct ObjCell
-{
-	bytea	   *name;
-	bytea	   *value;
-} ObjCell;
+};
+typedef CfObjShape ObjShape;
+typedef CfObjCell ObjCell;
 
 /* Where an object is: its row key and clustering values. */
 typedef struct ObjKey
@@ -456,7 +451,7 @@ build_object(ObjShape *s, bytea *key, List *cells)
 	else if (cfCompositeSplit((const uint8 *) VARDATA_ANY(key), VARSIZE_ANY_EXHDR(key), 64, parts, lens, NULL) == s->nkey)
 		for (int i = 0; i < s->nkey; i++)
 			add_field(s, root, i, parts[i], lens[i]);
-	if (s->nclust > 0 &&
+	if (s->nclust > 0 && cells != NIL &&
 		cfCompositeSplit((const uint8 *) VARDATA_ANY(((ObjCell *) linitial(cells))->name),
 						 VARSIZE_ANY_EXHDR(((ObjCell *) linitial(cells))->name), 64, parts, lens, NULL) > s->nclust)
 		for (int i = 0; i < s->nclust; i++)
@@ -477,6 +472,20 @@ build_object(ObjShape *s, bytea *key, List *cells)
 		cfObjTreeAdd(root, steps, &v);
 	}
 	return cfObjTreeJsonb(root);
+}
+
+/* The shape of a column family's objects (an error if it holds none). */
+CfObjShape *
+cfObjShapeOf(const char *keyspace, const char *column_family)
+{
+	return shape_of(keyspace, column_family, NULL, 0, 0);
+}
+
+/* The object of cells (CfObjCell, one object's, in name order) in row key. */
+Jsonb *
+cfObjBuild(CfObjShape *shape, bytea *key, List *cells)
+{
+	return build_object(shape, key, cells);
 }
 
 /* A bytea[] of a list of bytea. */
@@ -1023,6 +1032,10 @@ cfstore_find_objects(PG_FUNCTION_ARGS)
 		if (index == NULL && (index = leaf_index(f.s, l->path, l->pathlen)) != NULL)
 			index_value = cfObjEncode(&l->value, leaf_type(f.s, l->path, l->pathlen, false), l->path);
 	}
+
+	/* a sharded keyspace's indexes are on its shard servers: read the rows */
+	if (f.s->cf->sharded)
+		index = NULL;
 
 	if (f.count == 0)
 		;

@@ -48,6 +48,16 @@ typedef struct CfObjStep
 	int			index;
 } CfObjStep;
 
+/* A cell of an object: its name and value. */
+typedef struct CfObjCell
+{
+	bytea	   *name;
+	bytea	   *value;
+} CfObjCell;
+
+/* How a column family keys its objects (cfobject.c). */
+typedef struct CfObjShape CfObjShape;
+
 /* A node of an object being rebuilt (cfobject_path.c). */
 typedef struct CfObjNode CfObjNode;
 
@@ -62,6 +72,11 @@ extern void cfObjTreeAdd(CfObjNode *root, List *steps, const JsonbValue *leaf);
 extern bool cfObjTreeEmpty(const CfObjNode *root);
 extern Jsonb *cfObjTreeJsonb(const CfObjNode *root);
 extern JsonbValue *cfObjLookup(Jsonb *object, List *steps);
+
+/* ---------- objects (cfobject.c), for the foreign tables ---------- */
+
+extern CfObjShape *cfObjShapeOf(const char *keyspace, const char *column_family);
+extern Jsonb *cfObjBuild(CfObjShape *shape, bytea *key, List *cells);
 
 /* ---------- leaf values (cfobject_value.c) ---------- */
 

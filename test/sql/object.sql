@@ -117,6 +117,35 @@ SELECT pg_temp.buffers($$SELECT * FROM cfstore.find_objects('shop', 'orders', '{
 SELECT pg_temp.buffers($$SELECT * FROM cfstore.find_objects('shop', 'orders', '{"customer": {"name": "n7"}}')$$) AS by_scan \gset
 SELECT :by_index < 40 AS index_reads_few_buffers, :by_scan > 20 * :by_index AS scan_reads_many_more;
 
+-- objects as SQL rows: a foreign table of the CQL3 rows whose object column
+-- is each row's object; the key and the clustering prefix run in the storage
+-- engine, and the objects join with the rest of the database
+CREATE FOREIGN TABLE shop.order_docs ("custID" text, date text, "orderID" int, doc jsonb)
+  SERVER cfstore OPTIONS (keyspace 'shop', column_family 'orders', rows 'cql', object_column 'doc');
+SELECT "orderID", doc -> 'customer' ->> 'name' AS name, doc -> 'items' AS items
+  FROM shop.order_docs WHERE "custID" = '12736467' ORDER BY date DESC LIMIT 1;
+EXPLAIN (COSTS OFF) SELECT doc FROM shop.order_docs WHERE "custID" = '12736467' ORDER BY date DESC LIMIT 1;
+CREATE TEMP TABLE vip (cust text PRIMARY KEY, since int);
+INSERT INTO vip VALUES ('40211873', 2010), ('99999999', 2011);
+SELECT v.cust, v.since, d.doc ->> 'status' AS status, d.doc #>> '{items,0,gift,note}' AS note
+  FROM vip v JOIN shop.order_docs d ON d."custID" = v.cust;
+SELECT count(*) AS objects, bool_and(doc = cfstore.get_object('shop', 'orders',
+         jsonb_build_object('custID', "custID", 'date', date, 'orderID', "orderID"))) AS same_as_get_object
+  FROM shop.order_docs;
+-- the object column is read-only; it must be jsonb, of a table of CQL3 rows
+INSERT INTO shop.order_docs VALUES ('1', 'd', 1, '{"a": 1}');
+UPDATE shop.order_docs SET doc = '{}' WHERE "custID" = '12736467';
+CREATE FOREIGN TABLE shop.bad1 ("custID" text, date text, "orderID" int, doc text)
+  SERVER cfstore OPTIONS (keyspace 'shop', column_family 'orders', rows 'cql', object_column 'doc');
+SELECT * FROM shop.bad1;
+CREATE FOREIGN TABLE shop.bad2 (key text, column_name text, value text, doc jsonb)
+  SERVER cfstore OPTIONS (keyspace 'shop', column_family 'orders', object_column 'doc');
+SELECT * FROM shop.bad2;
+CREATE FOREIGN TABLE shop.bad3 ("custID" text, date text, "orderID" int)
+  SERVER cfstore OPTIONS (keyspace 'shop', column_family 'orders', rows 'cql', object_column 'doc');
+SELECT * FROM shop.bad3;
+DROP FOREIGN TABLE shop.bad1, shop.bad2, shop.bad3, shop.order_docs;
+
 -- bad input: clear errors, nothing written
 SELECT cfstore.put_object('shop', 'orders', '[1]', '{custID,date,orderID}');
 SELECT cfstore.put_object('shop', 'orders', '"x"', '{custID,date,orderID}');
