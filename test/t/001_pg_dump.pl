@@ -43,6 +43,9 @@ SELECT cfstore.drop_column_family('Twissandra', 'Counts');
 SELECT cfstore.cql($cql$CREATE TABLE "Tweets" (tweet_id timeuuid, at int, body text, PRIMARY KEY (tweet_id, at))$cql$, 'Twissandra');
 SELECT cfstore.cql($cql$CREATE INDEX ON "Tweets" (body)$cql$, 'Twissandra');
 SELECT cfstore.cql($cql$INSERT INTO "Tweets" (tweet_id, at, body) VALUES (11111111-1111-1111-8111-111111111111, 1, 'hello')$cql$, 'Twissandra');
+SELECT cfstore.create_column_family('Twissandra', 'Orders', comparator => 'CompositeType(Int32Type, UTF8Type)',
+  key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type');
+SELECT cfstore.put_object('Twissandra', 'Orders', '{"cust": "c1", "n": 7, "items": [{"sku": 1.50}, {}], "a.b": null}', '{cust,n}');
 GRANT SELECT ON "Twissandra"."User" TO regress_reader;
 GRANT SELECT, INSERT ON "Twissandra"."Timeline" TO regress_reader WITH GRANT OPTION;
 RESET ROLE;
@@ -77,7 +80,7 @@ like($tables_before, qr/^"Twissandra"\."Readings" regress_ks_owner - key bytea n
 	'source has the foreign tables');
 like($tables_before, qr/^"Twissandra"\."User" regress_ks_owner \{[^ ]*regress_reader=r\/regress_ks_owner/m,
 	'source foreign table has its grant');
-is($acls_before, 'Authors=true,BlogEntries=true,Comments=true,Readings=true,TaggedPosts=true,Timeline=true,Tweets=true,User=true',
+is($acls_before, 'Authors=true,BlogEntries=true,Comments=true,Orders=true,Readings=true,TaggedPosts=true,Timeline=true,Tweets=true,User=true',
 	'source: each foreign table has its storage relation\'s privileges');
 
 my $tmp = PostgreSQL::Test::Utils::tempdir;
@@ -94,6 +97,9 @@ is($node->safe_psql('dst', $same_acls), $acls_before, 'pg_restore: each still ha
 my $cql = q{SELECT string_agg(r::text, ',') FROM cfstore.cql($c$SELECT * FROM "Tweets" WHERE body = 'hello'$c$, 'Twissandra') r};
 is($node->safe_psql('dst', $cql), $node->safe_psql('src', $cql),
 	'pg_restore: a CQL3 table comes back with its names, columns, index and rows');
+my $obj = q{SELECT cfstore.get_object('Twissandra', 'Orders', '{"cust": "c1", "n": 7}')};
+is($node->safe_psql('dst', $obj), '{"n": 7, "a.b": null, "cust": "c1", "items": [{"sku": 1.50}, {}]}',
+	'pg_restore: an object comes back exactly, with its primary key');
 is($node->safe_psql('dst', q{SET ROLE regress_reader; SELECT count(*) FROM cfstore.get_slice('Twissandra', 'User', 'nobody');
                               SELECT count(*) FROM "Twissandra"."User"}), "0\n0",
 	'pg_restore: the grantee reads through the API and the foreign table');

@@ -386,5 +386,28 @@ is($co->safe_psql('postgres', q{SELECT r ->> 'count' FROM cfstore.cql('SELECT CO
 is($co->safe_psql('postgres', q{SELECT string_agg(l, '|') FROM cfstore.cli('use There; count timeline[u1];') l}),
 	'Authenticated to keyspace: There|8 columns', 'the cli reads a sharded keyspace too (a marker and a body a row)');
 
+# objects in a sharded keyspace: written through the coordinator to the shard
+# of their row key, read back whole, and found by key and without one (the
+# index lives on the shards, so find_objects reads the rows there)
+$co->safe_psql('postgres', q{SELECT cfstore.create_column_family('There', 'Orders',
+  comparator => 'CompositeType(Int32Type, UTF8Type)', key_validation_class => 'UTF8Type',
+  default_validation_class => 'UTF8Type')});
+$co->safe_psql('postgres', q{SELECT cfstore.put_object('There', 'Orders',
+  jsonb_build_object('cust', 'c' || (i % 4), 'n', i, 'status', CASE WHEN i % 3 = 0 THEN 'new' ELSE 'old' END,
+                     'items', jsonb_build_array(jsonb_build_object('sku', i))), '{cust,n}')
+  FROM generate_series(1, 12) i});
+is(on_shards(q{SELECT count(DISTINCT key) > 0 FROM cfstore.get_range_slices('There', 'Orders', key_count => 100)}),
+	't,t', 'objects are spread over both shards by row key');
+is($co->safe_psql('postgres', q{SELECT cfstore.get_object('There', 'Orders', '{"cust": "c1", "n": 5}')}),
+	'{"n": 5, "cust": "c1", "items": [{"sku": 5}], "status": "old"}', 'get_object on the coordinator');
+is($co->safe_psql('postgres', q{SELECT string_agg(o ->> 'n', ',') FROM cfstore.find_objects('There', 'Orders', '{"cust": "c2"}') o}),
+	'2,6,10', 'find_objects by row key');
+is($co->safe_psql('postgres', q{SELECT string_agg(o ->> 'n', ',' ORDER BY (o ->> 'n')::int)
+  FROM cfstore.find_objects('There', 'Orders', '{"status": "new"}') o}),
+	'3,6,9,12', 'find_objects without a key reads every shard');
+$co->safe_psql('postgres', q{SELECT cfstore.remove_object('There', 'Orders', '{"cust": "c1", "n": 5}', '{items.[0]}')});
+is($co->safe_psql('postgres', q{SELECT cfstore.get_object('There', 'Orders', '{"cust": "c1", "n": 5}')}),
+	'{"n": 5, "cust": "c1", "items": [], "status": "old"}', 'remove_object of a path on the coordinator');
+
 $node{$_}->stop for keys %node;
 done_testing();
