@@ -25,10 +25,14 @@
 #   field_get  the same cell through cfstore.get(key, 'customer.email')
 #   field_fdw  the same field through the foreign table's CQL3 row
 #          (SELECT "customer.email" FROM objects WHERE id = $1).
+# and, server-side (no client round trip: the engines' own cost), the same
+# field for PROBES keys in one statement, a slice of one cell per key
+# (LATERAL get_slice) against an index lookup and a detoast per key
+# (LATERAL subquery), REPS timed repetitions (bench/lib.sh time_pair).
 # and bytes per document after VACUUM.  RUNS runs; the median is printed.
 #
 # Settings: OBJECTS=20000 DESC_BYTES=2000 RUNS=3 CLIENTS=2 SECONDS_PER=10
-# STEP_TIMEOUT=1800.  It drops and recreates the database
+# PROBES=20000 REPS=3 STEP_TIMEOUT=1800.  It drops and recreates the database
 # cfstore_bench_object and leaves it in place.
 set -eEuo pipefail
 shopt -s inherit_errexit
@@ -38,12 +42,14 @@ DESC_BYTES=${DESC_BYTES:-2000}
 RUNS=${RUNS:-3}
 CLIENTS=${CLIENTS:-2}
 SECONDS_PER=${SECONDS_PER:-10}
+PROBES=${PROBES:-20000}
+REPS=${REPS:-3}
 STEP_TIMEOUT=${STEP_TIMEOUT:-1800}
 DB=cfstore_bench_object
 KS=bench
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-require_positive OBJECTS DESC_BYTES RUNS CLIENTS SECONDS_PER STEP_TIMEOUT
+require_positive OBJECTS DESC_BYTES RUNS CLIENTS SECONDS_PER PROBES REPS STEP_TIMEOUT
 command -v psql >/dev/null || { echo "bench: psql is needed" >&2; exit 2; }
 command -v pgbench >/dev/null || { echo "bench: pgbench is needed" >&2; exit 2; }
 
@@ -73,7 +79,9 @@ INSERT INTO bench_metric VALUES
  (3, 'field', 'read one nested field by key (get_slice of one cell), per second (pgbench)', 0, 'ratio>=', 1, 'ratio >= 1'),
  (4, 'field_get', '  the same with cfstore.get (heap: the same query)', 0, NULL, NULL, ''),
  (5, 'field_fdw', '  the same through the foreign table (heap: the same query)', 0, NULL, NULL, ''),
- (6, 'bytes', 'bytes per document (relations and indexes, after VACUUM)', 1, NULL, NULL, '');
+ (6, 'field_nestloop', 'server-side: one nested field of PROBES documents per second', 0, 'ratio>=', 1, 'ratio >= 1'),
+ (7, 'field_nestloop_cross', '  the same, each run right after the other engine''s', 0, NULL, NULL, ''),
+ (8, 'bytes', 'bytes per document (relations and indexes, after VACUUM)', 1, NULL, NULL, '');
 CREATE TABLE docs AS
 SELECT i, jsonb_build_object(
   'id', 'd' || i, 'kind', 'order', 'status', (ARRAY['new', 'picked', 'shipped'])[1 + i % 3],
@@ -91,7 +99,11 @@ SELECT i, jsonb_build_object(
                                  'email', 'c' || i || '@example.com')) AS doc
   FROM generate_series(1, $OBJECTS) i;
 ALTER TABLE docs ADD PRIMARY KEY (i);
+CREATE TABLE bench_probes AS
+  SELECT n, 'd' || (1 + (n::bigint * $(coprime "$OBJECTS") + 3) % $OBJECTS) AS id FROM generate_series(0, $PROBES - 1) n;
+ANALYZE bench_probes;
 SQL
+load_sql_helpers
 log "document: $(q -c "SELECT (SELECT count(*) FROM jsonb_object_keys(doc)) || ' fields, ' || octet_length(doc::text) || ' bytes of JSON text' FROM docs WHERE i = 1")"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/cfstore_bench_object.XXXXXX")
@@ -132,6 +144,11 @@ EOF
 cp "$WORK/heap_field.pgbench" "$WORK/heap_field_fdw.pgbench"
 cp "$WORK/heap_field.pgbench" "$WORK/heap_field_get.pgbench"
 chmod 644 "$WORK"/*
+
+CF_NL="SELECT count(*), sum(length(s.value)) FROM bench_probes k
+         CROSS JOIN LATERAL cfstore.get_slice('$KS', 'objects', k.id, 'customer.email'::text, 'customer.email'::text, false, 1) s"
+HEAP_NL="SELECT count(*), sum(length(p.v)) FROM bench_probes k
+         CROSS JOIN LATERAL (SELECT doc #>> '{customer,email}' AS v FROM peer WHERE id = k.id OFFSET 0) p"
 
 pgb() { # engine metric
     local tps
@@ -179,6 +196,8 @@ SQL
             log "$engine $metric: $tps tps"
         done
     done
+    STEP="run $run: nested loop"
+    time_pair "$run" field_nestloop "$PROBES" "$CF_NL" "$HEAP_NL"
     echo
     print_table "SELECT metric, cf, heap, ratio FROM ($PER_RUN_PAIRS) p WHERE run = $run" "run $run"
 done

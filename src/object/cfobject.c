@@ -356,6 +356,20 @@ object_key(ObjShape *s, JsonbContainer *object, const char *what)
 	return k;
 }
 
+/* Where the object of a key argument is: every primary key field, and no other. */
+static ObjKey *
+key_arg(ObjShape *s, Jsonb *key)
+{
+	ObjKey	   *k = object_key(s, &key->root, "key");
+
+	if (JsonContainerSize(&key->root) != (uint32) s->nfields)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("key must have the primary key fields %s and no others",
+						key_text(s->fields, s->nfields, s->nkey))));
+	return k;
+}
+
 /* The cell name (clustering values..., path); path NULL: the bounds' prefix with eoc. */
 static bytea *
 cell_name(bytea **clust, int nclust, const char *path, int pathlen, int8 eoc)
@@ -745,12 +759,7 @@ cfstore_get_object(PG_FUNCTION_ARGS)
 	int			pin = begin_spi();
 
 	s = shape_of(keyspace, name, NULL, 0, 0);
-	k = object_key(s, &key->root, "key");
-	if (JsonContainerSize(&key->root) != (uint32) s->nfields)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("key must have the primary key fields %s and no others",
-						key_text(s->fields, s->nfields, s->nkey))));
+	k = key_arg(s, key);
 	cells = read_cells(s, k->key, k->clust, s->nclust);
 	if (cells != NIL)
 	{
@@ -798,12 +807,7 @@ cfstore_remove_object(PG_FUNCTION_ARGS)
 	int			pin = begin_spi();
 
 	s = shape_of(keyspace, name, NULL, 0, 0);
-	k = object_key(s, &key->root, "key");
-	if (JsonContainerSize(&key->root) != (uint32) s->nfields)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("key must have the primary key fields %s and no others",
-						key_text(s->fields, s->nfields, s->nkey))));
+	k = key_arg(s, key);
 	if (PG_ARGISNULL(3))
 	{
 		if (s->nclust == 0)
