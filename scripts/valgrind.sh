@@ -26,7 +26,7 @@ for _ in $(seq 300); do "$PGBIN/pg_isready" -q -h "$DIR" -p "$PORT" && break; sl
 export PGHOST=$DIR PGPORT=$PORT PGUSER=postgres
 # The model tests (tens of thousands of writes, and the model worked out in
 # SQL) take over an hour under valgrind; VALGRIND_SKIP="" runs them too.
-skip=" ${VALGRIND_SKIP-storage_model storage_model_index storage_model_orders fdw_model} "
+skip=" ${VALGRIND_SKIP-storage_model storage_model_index storage_model_orders fdw_model object_model} "
 tests=()
 for f in "$ROOT"/test/sql/*.sql; do
     t=$(basename "$f" .sql)
