@@ -14,6 +14,7 @@
 #include "postgres.h"
 
 #include "access/table.h"
+#include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
@@ -45,6 +46,17 @@ cfArgIsNull(FunctionCallInfo fcinfo, int argno)
  * column family it opens: cfTargetReuse).  Rows are rendered in buffers
  * that are reused from call to call.
  */
+/* A slice bound argument converted before, for a call with the same one. */
+typedef struct CfBoundCache
+{
+	int			argno;			/* 0: empty (a bound is never argument 0) */
+	Oid			argtype;
+	const CfType *type;			/* the type it was converted to, in generation */
+	uint64		generation;
+	bytea	   *arg;			/* a copy of the argument */
+	bytea	   *bound;			/* its conversion (NULL: unbounded) */
+} CfBoundCache;
+
 typedef struct CfCall
 {
 	char		keyspace[CF_NAME_BUFSIZE];
@@ -59,6 +71,7 @@ typedef struct CfCall
 	StringInfoData colname;
 	StringInfoData value;
 	MemoryContext rowcxt;		/* what rendering a row allocates, reset per row */
+	CfBoundCache bounds[2];		/* start and finish, or start_key and end_key */
 } CfCall;
 
 /* The call site's memory, made on first use. */
@@ -224,15 +237,64 @@ cfArgBytes(FunctionCallInfo fcinfo, int argno, const CfType *type, const char *s
 						get_fn_expr_argtype(fcinfo->flinfo, argno), slot);
 }
 
-/* A slice bound: NULL and the empty string both mean unbounded (NULL). */
+/*
+ * A slice bound: NULL and the empty string both mean unbounded (NULL).  A
+ * text or bytea bound equal to the one the call site converted last time
+ * (a constant of a query that slices a row per key) is not converted
+ * again: the result, in the call site's memory, is the same.  Callers do
+ * not change the bytes they get.
+ */
 bytea *
 cfArgBound(FunctionCallInfo fcinfo, int argno, const CfType *type, const char *slot)
 {
-	bytea	   *b = cfArgBytes(fcinfo, argno, type, slot);
+	Oid			argtype;
+	CfCall	   *call;
+	CfBoundCache *c = NULL;
+	struct varlena *arg;
+	bytea	   *b;
+	MemoryContext old;
 
-	if (b != NULL && VARSIZE_ANY_EXHDR(b) == 0)
+	if (cfArgIsNull(fcinfo, argno))
 		return NULL;
-	return b;
+	argtype = get_fn_expr_argtype(fcinfo->flinfo, argno);
+	if (argtype != TEXTOID && argtype != BYTEAOID)
+	{
+		b = cfArgBytes(fcinfo, argno, type, slot);
+		return b != NULL && VARSIZE_ANY_EXHDR(b) == 0 ? NULL : b;
+	}
+	call = call_state(fcinfo);
+	arg = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(argno));
+	for (int i = 0; i < (int) lengthof(call->bounds); i++)
+		if (call->bounds[i].argno == argno)
+			c = &call->bounds[i];
+	if (c != NULL && c->argtype == argtype && c->type == type && c->generation == cfCatalogGeneration() &&
+		VARSIZE_ANY_EXHDR(c->arg) == VARSIZE_ANY_EXHDR(arg) &&
+		memcmp(VARDATA_ANY(c->arg), VARDATA_ANY(arg), VARSIZE_ANY_EXHDR(arg)) == 0)
+		return c->bound;
+	b = cfArgBytes(fcinfo, argno, type, slot);
+	if (b != NULL && VARSIZE_ANY_EXHDR(b) == 0)
+		b = NULL;
+	/* remember it (in the slot of this argument, else a free one, else the first) */
+	if (c == NULL)
+	{
+		c = &call->bounds[0];
+		for (int i = lengthof(call->bounds) - 1; i >= 0; i--)
+			if (call->bounds[i].argno == 0)
+				c = &call->bounds[i];
+	}
+	if (c->arg != NULL)
+		pfree(c->arg);
+	if (c->bound != NULL)
+		pfree(c->bound);
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	c->arg = (bytea *) cfMakeBytea(VARDATA_ANY(arg), VARSIZE_ANY_EXHDR(arg));
+	c->bound = b != NULL ? cfMakeBytea(VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b)) : NULL;
+	MemoryContextSwitchTo(old);
+	c->argno = argno;
+	c->argtype = argtype;
+	c->type = type;
+	c->generation = cfCatalogGeneration();
+	return c->bound;
 }
 
 /* A text datum of a C string, built in buf (valid until buf is used again). */

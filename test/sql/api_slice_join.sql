@@ -141,6 +141,19 @@ INSERT INTO copied SELECT j.k, s.column_name, s.value FROM join_keys j,
        LATERAL cfstore.get_slice('ApiJoin', 'Std', j.k, count => 1) s;
 SELECT * FROM copied ORDER BY k, column_name;
 
+-- bounds that repeat from one row to the next, change, repeat again, and
+-- come as text and as bytea: each slice is the one its own bounds ask for
+-- (the call site keeps the last conversion of each bound)
+SELECT j.k, j.lo, j.hi, string_agg(s.column_name, ',' ORDER BY s.column_name) AS names FROM
+  (VALUES ('k1', 'c2', 'c4'), ('k2', 'c2', 'c4'), ('k3', 'c3', 'c3'), ('k4', 'c2', 'c4'), ('k1', '', 'c2'),
+          ('k2', 'c3', ''), ('k3', 'c2', 'c4')) j(k, lo, hi),
+  LATERAL cfstore.get_slice('ApiJoin', 'Std', j.k, j.lo, j.hi) s
+ GROUP BY j.k, j.lo, j.hi ORDER BY 1, 2, 3;
+SELECT j.k, j.lo, string_agg(s.column_name, ',' ORDER BY s.column_name) AS names FROM
+  (VALUES ('k1', '\x6332'::bytea), ('k2', '\x6332'), ('k3', '\x6333'), ('k4', '\x6332')) j(k, lo),
+  LATERAL cfstore.get_slice('ApiJoin', 'Std', j.k, j.lo, NULL::bytea, false, 2) s
+ GROUP BY j.k, j.lo ORDER BY 1, 2;
+
 -- errors are the function's, raised by the row that causes them
 SELECT j.k, s.column_name FROM (VALUES ('k1'), (NULL)) j(k),
        LATERAL cfstore.get_slice('ApiJoin', 'Std', j.k, count => 1) s;
