@@ -393,6 +393,44 @@ cell_name(bytea **clust, int nclust, const char *path, int pathlen, int8 eoc)
 	return cfMakeBytea(buf.data, buf.len);
 }
 
+/* The statements run often, prepared once per backend (run_plan). */
+typedef enum ObjStmt
+{
+	OBJ_READ_SLICE,
+	OBJ_INSERT,
+	OBJ_REMOVE,
+	OBJ_NSTMTS
+} ObjStmt;
+
+/*
+ * Run statement which (sql, with nargs arguments of types) with values and
+ * nulls; its plan is made on first use and kept for the backend (the plan
+ * cache re-plans it after DDL on what it uses).  read_only: a SELECT that
+ * writes nothing.  Returns SPI's result code, checked.
+ */
+static int
+run_plan(ObjStmt which, const char *sql, int nargs, Oid *types, Datum *values, const char *nulls,
+		 bool read_only)
+{
+	static SPIPlanPtr plans[OBJ_NSTMTS];
+	int			ret;
+
+	if (plans[which] == NULL)
+	{
+		SPIPlanPtr	plan = SPI_prepare(sql, nargs, types);
+
+		if (plan == NULL)
+			elog(ERROR, "SPI_prepare failed for \"%s\": %s", sql, SPI_result_code_string(SPI_result));
+		if (SPI_keepplan(plan) != 0)
+			elog(ERROR, "SPI_keepplan failed");
+		plans[which] = plan;
+	}
+	ret = SPI_execute_plan(plans[which], values, nulls, read_only, 0);
+	if (ret < 0)
+		elog(ERROR, "SPI_execute_plan failed for \"%s\": %s", sql, SPI_result_code_string(ret));
+	return ret;
+}
+
 /* The live cells of a row under a clustering prefix of nclust values, in name order. */
 static List *
 read_cells(ObjShape *s, bytea *key, bytea **clust, int nclust)
@@ -414,8 +452,9 @@ read_cells(ObjShape *s, bytea *key, bytea **clust, int nclust)
 	values[7] = BoolGetDatum(false);
 	values[8] = Int64GetDatum(PG_INT64_MAX);
 	values[9] = BoolGetDatum(false);
-	if (SPI_execute_with_args("SELECT column_name, value FROM cfstore._read_slice($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-							  10, types, values, nulls, true, 0) != SPI_OK_SELECT)
+	/* not read-only: a fresh snapshot sees what earlier calls of the same statement wrote */
+	if (run_plan(OBJ_READ_SLICE, "SELECT column_name, value FROM cfstore._read_slice($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+				 10, types, values, nulls, false) != SPI_OK_SELECT)
 		elog(ERROR, "could not read a slice of %s", s->cf->name);
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
@@ -534,8 +573,8 @@ write_cells(ObjShape *s, bytea *key, List *names, List *values, int64 timestamp,
 	args[6] = Int32GetDatum(ttl);
 	if (ttl == 0)
 		nulls[6] = 'n';
-	cfCqlCallVoid("SELECT cfstore.insert($1, $2, $3, u.n, u.v, $6, $7) FROM unnest($4, $5) AS u(n, v)",
-				  7, types, args, nulls);
+	run_plan(OBJ_INSERT, "SELECT cfstore.insert($1, $2, $3, u.n, u.v, $6, $7) FROM unnest($4, $5) AS u(n, v)",
+			 7, types, args, nulls, false);
 }
 
 /* Tombstones at timestamp for cells (names) of row key. */
@@ -552,8 +591,8 @@ delete_cells(ObjShape *s, bytea *key, List *names, int64 timestamp)
 	args[2] = PointerGetDatum(key);
 	args[3] = bytea_array(names);
 	args[4] = Int64GetDatum(timestamp);
-	cfCqlCallVoid("SELECT cfstore.remove($1, $2, $3, u.n, writetime => $5) FROM unnest($4) AS u(n)",
-				  5, types, args, NULL);
+	run_plan(OBJ_REMOVE, "SELECT cfstore.remove($1, $2, $3, u.n, writetime => $5) FROM unnest($4) AS u(n)",
+			 5, types, args, NULL, false);
 }
 
 /* qsort/bsearch: C strings. */

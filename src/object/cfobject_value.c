@@ -102,6 +102,89 @@ json_valid(const uint8 *data, int len)
 	return pg_parse_json(lex, &nullSemAction) == JSON_SUCCESS;
 }
 
+/* Whether data[0..len) is a JSON number (RFC 8259's grammar). */
+static bool
+json_number(const uint8 *d, int len)
+{
+	int			i = 0;
+
+	if (i < len && d[i] == '-')
+		i++;
+	if (i >= len || !isdigit(d[i]))
+		return false;
+	if (d[i] == '0')
+		i++;
+	else
+		while (i < len && isdigit(d[i]))
+			i++;
+	if (i < len && d[i] == '.')
+	{
+		if (++i >= len || !isdigit(d[i]))
+			return false;
+		while (i < len && isdigit(d[i]))
+			i++;
+	}
+	if (i < len && (d[i] == 'e' || d[i] == 'E'))
+	{
+		if (++i < len && (d[i] == '+' || d[i] == '-'))
+			i++;
+		if (i >= len || !isdigit(d[i]))
+			return false;
+		while (i < len && isdigit(d[i]))
+			i++;
+	}
+	return i == len;
+}
+
+/*
+ * The JSON text of the common leaves read without the JSON parser: a
+ * number, true, false, null, and a string without escapes; false for
+ * anything else (which the parser reads).
+ */
+static bool
+decode_simple(JsonbValue *out, const uint8 *d, int len)
+{
+	if (len == 4 && memcmp(d, "true", 4) == 0)
+	{
+		out->type = jbvBool;
+		out->val.boolean = true;
+		return true;
+	}
+	if (len == 5 && memcmp(d, "false", 5) == 0)
+	{
+		out->type = jbvBool;
+		out->val.boolean = false;
+		return true;
+	}
+	if (len == 4 && memcmp(d, "null", 4) == 0)
+	{
+		out->type = jbvNull;
+		return true;
+	}
+	if (len >= 2 && d[0] == '"' && d[len - 1] == '"' && GetDatabaseEncoding() == PG_UTF8)
+	{
+		for (int i = 1; i < len - 1; i++)
+			if (d[i] == '"' || d[i] == '\\' || d[i] < 0x20)
+				return false;
+		if (!cfUtf8Valid(d + 1, len - 2))
+			return false;
+		out->type = jbvString;
+		out->val.string.val = pnstrdup((const char *) d + 1, len - 2);
+		out->val.string.len = len - 2;
+		return true;
+	}
+	if (json_number(d, len))
+	{
+		out->type = jbvNumeric;
+		out->val.numeric = DatumGetNumeric(DirectFunctionCall3(numeric_in,
+															   CStringGetDatum(pnstrdup((const char *) d, len)),
+															   ObjectIdGetDatum(InvalidOid),
+															   Int32GetDatum(-1)));
+		return true;
+	}
+	return false;
+}
+
 /*
  * The JSON value of a cell value stored by cfObjEncode (typed as there);
  * a container comes back as jbvBinary.
@@ -115,6 +198,8 @@ cfObjDecode(JsonbValue *out, const CfType *typed, const uint8 *data, int len)
 	{
 		Jsonb	   *jb;
 
+		if (decode_simple(out, data, len))
+			return;
 		if (!json_valid(data, len))
 		{
 			/* not written as an object's leaf: the bytes as a string */

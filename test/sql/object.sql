@@ -67,6 +67,11 @@ SELECT cfstore.remove_object('shop', 'docs', '{"owner": "ann", "n": 1}', '{a}');
 SELECT cfstore.get_object('shop', 'docs', '{"owner": "ann", "n": 1}');
 SELECT cfstore.remove_object('shop', 'docs', '{"owner": "ann", "n": 1}');
 SELECT cfstore.get_object('shop', 'docs', '{"owner": "ann", "n": 1}') IS NULL AS gone;
+-- two writes of one object in one statement: the second sees the first's leaves
+SELECT count(cfstore.put_object('shop', 'docs', v.doc, '{owner,n}')) FROM
+  (VALUES ('{"owner": "cat", "n": 1, "arr": [1, 2, 3], "x": {"y": 1}}'::jsonb),
+          ('{"owner": "cat", "n": 1, "arr": [9], "x": 2}')) v(doc);
+SELECT cfstore.get_object('shop', 'docs', '{"owner": "cat", "n": 1}');
 -- TTL and writetime are the cells'
 SELECT cfstore.put_object('shop', 'docs', '{"owner": "bob", "n": 1, "a": 1}', '{owner,n}', writetime => 5, ttl => 3600);
 SELECT column_name, writetime, ttl FROM cfstore.get_slice('shop', 'docs', 'bob'::text);
