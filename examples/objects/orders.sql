@@ -1,12 +1,12 @@
--- Seed 002 ("Storing nested objects in Cassandra with composite columns"):
+-- "Storing nested objects in Cassandra with composite columns" (agiato):
 -- an order object with a nested customer and a list of line items, stored
 -- with put_object as composite columns (date, orderID, path) in the row of
--- its customer, then read back whole, as the cells the seed's cli listing
--- shows, as the seed's CQL3 table and as SQL, and found by example through
+-- its customer, then read back whole, as the cells the article's cli listing
+-- shows, as the article's CQL3 table and as SQL, and found by example through
 -- an index on a nested field.
 \o /dev/null
 SELECT cfstore.cql($$CREATE KEYSPACE shop WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}$$);
--- the seed's partial CQL3 definition, with the object's own field names
+-- the article's partial CQL3 definition, with the object's own field names
 SELECT cfstore.cql($$CREATE TABLE orders ("custID" text, date text, "orderID" int,
                       amount double, status text, notes text,
                       PRIMARY KEY ("custID", date, "orderID"))$$, 'shop');
@@ -34,7 +34,7 @@ SELECT cfstore.put_object('shop', 'orders', $${
 }$$, '{custID,date,orderID}', writetime => 1370908800000000);
 \o
 
-\echo '-- the cells of customer 12736467''s first order: the seed''s cli listing'
+\echo '-- the cells of customer 12736467''s first order: the article''s cli listing'
 SELECT column_name, value FROM cfstore.get_slice('shop', 'orders', '12736467'::text,
        '2013-06-10'::text, '2013-06-10:19482065:~'::text, false, 100);
 
@@ -42,7 +42,7 @@ SELECT column_name, value FROM cfstore.get_slice('shop', 'orders', '12736467'::t
 SELECT jsonb_pretty(cfstore.get_object('shop', 'orders',
        '{"custID": "12736467", "date": "2013-06-10", "orderID": 19482065}')) AS "order";
 
-\echo '-- the seed''s CQL3 query sees the columns it knows'
+\echo '-- the article''s CQL3 query sees the columns it knows'
 SELECT r FROM cfstore.cql($$SELECT "custID", date, "orderID", amount, notes, status FROM orders
                             WHERE "custID" = '12736467'$$, 'shop') r;
 

@@ -1,5 +1,5 @@
 -- Nested objects as composite columns (put_object, get_object,
--- remove_object, find_objects): seed 002's order, the cells it makes, exact
+-- remove_object, find_objects): the order object of the examples, the cells it makes, exact
 -- round trips of every kind of JSON value, partial updates and removals,
 -- query by example (and which way it read), and the errors.
 \set VERBOSITY terse
