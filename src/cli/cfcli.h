@@ -115,6 +115,7 @@ extern CliStmt *cfCliParse(const char *statement);
 
 extern const char *const cf_cli_functions;
 extern CfType *cfCliFormatType(const char *name);
+extern bytea *cfCliParseValue(const CfType *given, const char *s, char **err);
 extern bytea *cfCliFromString(const CfType *type, const char *text);
 extern char *cfCliToString(const CfType *type, const uint8 *data, int len);
 extern bytea *cfCliFunction(const CliTerm *term, CfType **type);

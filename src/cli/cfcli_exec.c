@@ -870,22 +870,12 @@ metadata_json(const CliAttr *a, const CfType *names)
 			first = false;
 			if (strcmp(k, "column_name") == 0)
 			{
-				bytea	   *b;
+				char	   *err;
+				bytea	   *b = cfCliParseValue(names, val, &err);
 
-				PG_TRY();
-				{
-					b = cfCliFromString(names, val);
-				}
-				PG_CATCH();
-				{
-					ErrorData  *e;
-
-					MemoryContextSwitchTo(CurTransactionContext);
-					e = CopyErrorData();
-					FlushErrorState();
-					cfCliError("java.lang.RuntimeException: %s", e->message);
-				}
-				PG_END_TRY();
+				if (b == NULL)
+					cfCliError("java.lang.RuntimeException: org.apache.cassandra.db.marshal.MarshalException: %s",
+							   err);
 				val = cfTypeToString(names, (const uint8 *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b));
 			}
 			else if (strcmp(k, "index_type") == 0)

@@ -115,8 +115,8 @@ parse_int(const char *s, int64 *v, int bits)
  * Text to bytes of type, as Cassandra's fromString does it for the cli;
  * NULL with *err set (the MarshalException's message) if it cannot.
  */
-static bytea *
-parse_value(const CfType *given, const char *s, char **err)
+bytea *
+cfCliParseValue(const CfType *given, const char *s, char **err)
 {
 	int64		v;
 	uint8		buf[8];
@@ -228,7 +228,7 @@ bytea *
 cfCliFromString(const CfType *type, const char *text)
 {
 	char	   *err;
-	bytea	   *b = parse_value(type, text, &err);
+	bytea	   *b = cfCliParseValue(type, text, &err);
 
 	if (b == NULL)
 		cfCliError("org.apache.cassandra.db.marshal.MarshalException: %s", err);
@@ -322,7 +322,7 @@ cfCliFunction(const CliTerm *term, CfType **type)
 			return cfMakeBytea(NULL, 0);
 		cfCliError("java.lang.RuntimeException: Argument for '%s' could not be empty.", term->fn);
 	}
-	b = parse_value(*type, term->text, &err);
+	b = cfCliParseValue(*type, term->text, &err);
 	if (b == NULL)
 		cfCliError("java.lang.RuntimeException: org.apache.cassandra.db.marshal.MarshalException: %s", err);
 	return b;

@@ -84,24 +84,32 @@ mismatched(CqlParser *p, const char *what)
 			 errmsg("line %d:%d mismatched input '%s' expecting %s", t->line, t->col, t->raw, what)));
 }
 
-/* Whether the current token is keyword kw (lower case). */
+/* Whether the current token is of kind with text s. */
 static bool
-is_kw(CqlParser *p, const char *kw)
+is_token(CqlParser *p, CfCqlTokKind kind, const char *s)
 {
 	CfCqlToken *t = peek(p);
 
-	return t->kind == CQLT_IDENT && strcmp(t->text, kw) == 0;
+	return t->kind == kind && strcmp(t->text, s) == 0;
 }
 
+/* Step over the current token if it is of kind with text s; whether it was. */
 static bool
-accept_kw(CqlParser *p, const char *kw)
+accept_token(CqlParser *p, CfCqlTokKind kind, const char *s)
 {
-	if (!is_kw(p, kw))
+	if (!is_token(p, kind, s))
 		return false;
 	p->pos++;
 	return true;
 }
 
+/* Keywords (unquoted identifiers, lower case) and punctuation. */
+#define is_kw(p, kw) is_token(p, CQLT_IDENT, kw)
+#define accept_kw(p, kw) accept_token(p, CQLT_IDENT, kw)
+#define is_punct(p, s) is_token(p, CQLT_PUNCT, s)
+#define accept_punct(p, s) accept_token(p, CQLT_PUNCT, s)
+
+/* Step over keyword kw, or fail as Cassandra's parser does (K_<KW>). */
 static void
 expect_kw(CqlParser *p, const char *kw)
 {
@@ -117,23 +125,7 @@ expect_kw(CqlParser *p, const char *kw)
 	}
 }
 
-static bool
-is_punct(CqlParser *p, const char *s)
-{
-	CfCqlToken *t = peek(p);
-
-	return t->kind == CQLT_PUNCT && strcmp(t->text, s) == 0;
-}
-
-static bool
-accept_punct(CqlParser *p, const char *s)
-{
-	if (!is_punct(p, s))
-		return false;
-	p->pos++;
-	return true;
-}
-
+/* Step over punctuation s, or fail as Cassandra's parser does ('s'). */
 static void
 expect_punct(CqlParser *p, const char *s)
 {

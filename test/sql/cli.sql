@@ -154,6 +154,8 @@ SELECT cli($$use Demo; set Users[a][b] = 'abc$$);
 SELECT cli($$use Demo; assume Users keys utf8;$$);
 SELECT cli($$use Demo; consistencylevel as QUORUM; consistencylevel as FOO;$$);
 SELECT cli($$connect localhost/9160;$$);
+-- a column_metadata name its comparator cannot read
+SELECT cli($$use Demo; create column family Bad with comparator = LongType and column_metadata = [{column_name: xyz, validation_class: UTF8Type}];$$);
 -- nothing of a failed script is left
 SELECT cli($$use Demo; set Users[rollback][first] = 'x'; set Users[rollback][age] = 'x';$$);
 SELECT count(*) FROM cfstore.get_slice('Demo', 'Users', 'rollback');
