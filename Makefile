@@ -33,6 +33,7 @@ OBJS = \
 	src/storage/cftableam.o \
 	src/storage/cfhooks.o \
 	src/storage/cfverify.o src/storage/cfoverflow.o src/storage/cffree.o \
+	src/storage/cfmerge.o \
 	src/storage/cfindex.o \
 	src/api/cfapi.o \
 	src/api/cfmutate.o \

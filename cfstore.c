@@ -33,6 +33,7 @@ _PG_init(void)
 {
 	cfCatalogInit();
 	cfHooksInit();
+	cfMergeInit();
 	cfShardInit();
 	cfSliceScanInit();
 }

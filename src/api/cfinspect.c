@@ -41,7 +41,9 @@ cfstore_verify(PG_FUNCTION_ARGS)
 
 /*
  * cfstore.stats(keyspace, column_family): pages, height, leaf pages, cell
- * versions, live cells, tombstones, bytes per live cell.
+ * versions, live cells, tombstones, bytes per live cell, and how full the
+ * leaves are on average (percent of what a rebuilt leaf holds), and the
+ * pages in the tree (the others are free, unlinked or overflow pages).
  */
 Datum
 cfstore_stats(PG_FUNCTION_ARGS)
@@ -49,8 +51,8 @@ cfstore_stats(PG_FUNCTION_ARGS)
 	CfTarget	t;
 	CfStorageStats st;
 	TupleDesc	desc;
-	Datum		values[7];
-	bool		nulls[7] = {false, false, false, false, false, false, false};
+	Datum		values[9];
+	bool		nulls[9] = {false, false, false, false, false, false, false, false, false};
 	uint64		bytes;
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
@@ -74,5 +76,11 @@ cfstore_stats(PG_FUNCTION_ARGS)
 										Float8GetDatum(round((double) bytes / st.live_cells * 10) / 10));
 	else
 		nulls[6] = true;
+	if (st.leaf_room > 0)
+		values[7] = DirectFunctionCall1(float8_numeric,
+										Float8GetDatum(round(st.leaf_used / st.leaf_room * 1000) / 10));
+	else
+		nulls[7] = true;
+	values[8] = Int64GetDatum(st.tree_pages);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
 }

@@ -392,7 +392,8 @@ cfShardStats(const CfColumnFamily *cf, CfStorageStats *st)
 	res = palloc(sizeof(PGresult *) * cf_nservers);
 	memset(st, 0, sizeof(*st));
 	cfShardReadAll(cf_servers, cf_nservers, NULL,
-				   "SELECT pages, height::bigint, leaf_pages, cell_versions, live_cells, tombstones"
+				   "SELECT pages, height::bigint, leaf_pages, cell_versions, live_cells, tombstones,"
+				   " coalesce(round(leaf_fill * 10), 0)::bigint, tree_pages"
 				   " FROM cfstore.stats($1, $2)", 2, values, lengths, formats, res);
 	for (int i = 0; i < cf_nservers; i++)
 	{
@@ -402,6 +403,10 @@ cfShardStats(const CfColumnFamily *cf, CfStorageStats *st)
 		st->versions += pg_int(res[i], 0, 3, 8);
 		st->live_cells += pg_int(res[i], 0, 4, 8);
 		st->tombstones += pg_int(res[i], 0, 5, 8);
+		/* each shard's fill (in tenths of a percent), weighed by its leaves */
+		st->leaf_used += pg_int(res[i], 0, 6, 8) * (double) pg_int(res[i], 0, 2, 8);
+		st->leaf_room += 1000.0 * pg_int(res[i], 0, 2, 8);
+		st->tree_pages += pg_int(res[i], 0, 7, 8);
 		PQclear(res[i]);
 	}
 }

@@ -96,10 +96,11 @@ COMMENT ON FUNCTION cfstore.verify(text, text) IS
 
 CREATE FUNCTION cfstore.stats(keyspace text, column_family text,
     OUT pages bigint, OUT height integer, OUT leaf_pages bigint, OUT cell_versions bigint,
-    OUT live_cells bigint, OUT tombstones bigint, OUT bytes_per_live_cell numeric)
+    OUT live_cells bigint, OUT tombstones bigint, OUT bytes_per_live_cell numeric,
+    OUT leaf_fill numeric, OUT tree_pages bigint)
   AS 'MODULE_PATHNAME', 'cfstore_stats' LANGUAGE C STRICT VOLATILE;
 COMMENT ON FUNCTION cfstore.stats(text, text) IS
-  'Size and shape of a column family''s storage: pages, tree height, cell versions, live cells, tombstones, bytes per live cell';
+  'Size and shape of a column family''s storage: pages, tree height, cell versions, live cells, tombstones, bytes per live cell, average leaf fill (percent), pages in the tree (with the metapage; the others are free, unlinked or overflow pages)';
 
 -- For testing: the hand-built WAL records this backend wrote, by shape
 -- (src/storage/cfwal.c).

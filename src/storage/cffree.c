@@ -100,8 +100,8 @@ leaf_unlinkable(Page page)
  * The offset of the downlink to blkno on the locked level-1 page, if the
  * downlink to right follows it; else InvalidOffsetNumber.
  */
-static OffsetNumber
-adjacent_downlinks(Relation rel, Page ppage, BlockNumber blkno, BlockNumber right)
+OffsetNumber
+cfAdjacentDownlinks(Relation rel, Page ppage, BlockNumber blkno, BlockNumber right)
 {
 	CfPageOpaque pop = CfPageGetOpaque(ppage);
 	OffsetNumber max = PageGetMaxOffsetNumber(ppage);
@@ -123,8 +123,8 @@ adjacent_downlinks(Relation rel, Page ppage, BlockNumber blkno, BlockNumber righ
 }
 
 /* Pin and conditionally lock block blkno exclusively; InvalidBuffer if it is busy. */
-static Buffer
-try_lock(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy, bool cleanup)
+Buffer
+cfTryLockPage(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy, bool cleanup)
 {
 	Buffer		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
 
@@ -136,15 +136,15 @@ try_lock(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy, bool cl
 
 /*
  * For an unlink of leaf blkno: its sibling sib, locked exclusively without
- * waiting (try_lock), if it is a live leaf whose link back leads to blkno
+ * waiting (cfTryLockPage), if it is a live leaf whose link back leads to blkno
  * (its right-link if it is the left sibling, else its left-link); else
  * InvalidBuffer, holding nothing.
  */
-static Buffer
-lock_sibling(Relation rel, BlockNumber sib, BlockNumber blkno, bool left_sibling,
+Buffer
+cfLockSibling(Relation rel, BlockNumber sib, BlockNumber blkno, bool left_sibling,
 			 BufferAccessStrategy strategy)
 {
-	Buffer		buf = try_lock(rel, sib, strategy, false);
+	Buffer		buf = cfTryLockPage(rel, sib, strategy, false);
 	CfPageOpaque op;
 
 	if (!BufferIsValid(buf))
@@ -207,12 +207,12 @@ cfUnlinkLeaf(Relation rel, CfRelInfo *info, BlockNumber blkno, BufferAccessStrat
 	pbuf = ReadBufferExtended(rel, MAIN_FORKNUM, cfFindPageAtLevel(rel, info, &hk, 1), RBM_NORMAL,
 							  strategy);
 	LockBuffer(pbuf, BUFFER_LOCK_EXCLUSIVE);
-	loff = adjacent_downlinks(rel, BufferGetPage(pbuf), blkno, right);
+	loff = cfAdjacentDownlinks(rel, BufferGetPage(pbuf), blkno, right);
 	if (loff == InvalidOffsetNumber)
 		goto out;
 
 	/* the leaves, without waiting: a split holding one waits for the parent */
-	lbuf = try_lock(rel, blkno, strategy, true);
+	lbuf = cfTryLockPage(rel, blkno, strategy, true);
 	if (!BufferIsValid(lbuf))
 		goto out;
 	page = BufferGetPage(lbuf);
@@ -222,11 +222,11 @@ cfUnlinkLeaf(Relation rel, CfRelInfo *info, BlockNumber blkno, BufferAccessStrat
 	left = op->left;
 	if (left != InvalidBlockNumber)
 	{
-		sbuf = lock_sibling(rel, left, blkno, true, strategy);
+		sbuf = cfLockSibling(rel, left, blkno, true, strategy);
 		if (!BufferIsValid(sbuf))
 			goto out_leaf;
 	}
-	rbuf = lock_sibling(rel, right, blkno, false, strategy);
+	rbuf = cfLockSibling(rel, right, blkno, false, strategy);
 	if (!BufferIsValid(rbuf))
 		goto out_leaf;
 

@@ -84,6 +84,16 @@ typedef struct CfWalk
 	CfKey		lowkey;
 	CfLeftLeaf	left;			/* the landing page's left neighbour, as the descent saw it */
 	uint64		pages;			/* pages read */
+	Buffer		held;			/* the page read last, pinned until the next is locked */
+	/*
+	 * On a standby (horizon set): forward, a copy of the high key of the page
+	 * read last; backward, of its first run (seen_len 0: it had none); in
+	 * keycxt (see check_moved in cfwalk.c)
+	 */
+	char	   *seen;
+	Size		seen_len;
+	Size		seen_cap;
+	bool		seen_valid;
 	Snapshot	horizon;		/* on a standby: the snapshot leaves' horizons are checked against */
 	/* forward: the first block read, then all, an open-addressing set in keycxt (see note_read) */
 	BlockNumber first_read;
@@ -121,6 +131,7 @@ extern CF_READ_INTERNAL void cfWalkInit(CfWalk *w, Relation rel, CfRelInfo *info
 										bool backward, MemoryContext pagecxt, MemoryContext keycxt,
 										Snapshot snapshot);
 extern CF_READ_INTERNAL Buffer cfWalkLeft(CfWalk *w, BlockNumber blkno, BlockNumber left);
+extern CF_READ_INTERNAL void cfWalkRelease(CfWalk *w);
 extern CF_READ_INTERNAL bool cfWalkStep(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing,
 										CfResolveFn resolve);
 

@@ -781,6 +781,7 @@ read_markers(CfSliceState *s, bytea *sc, BlockNumber blkno, BlockNumber left)
 	}
 	while (!m.ended && cfWalkStep(&w, marker_feed, &m, NULL, NULL))
 		;
+	cfWalkRelease(&w);
 	return m.del;
 }
 

@@ -213,6 +213,7 @@ cfSliceEnd(CfSliceState *s)
 		pfree(s);
 		return;
 	}
+	cfWalkRelease(&s->walk);
 	MemoryContextDelete(s->cxt);
 }
 
@@ -335,6 +336,7 @@ cfNextRowKeys(Relation rel, const bytea *from, bool inclusive, bytea **keys, int
 			  ActiveSnapshotSet() ? GetActiveSnapshot() : NULL);
 	while (rk.n == 0 && cfWalkStep(&w, rowkey_feed, &rk, NULL, NULL))
 		CHECK_FOR_INTERRUPTS();
+	cfWalkRelease(&w);
 	MemoryContextSwitchTo(caller);
 	MemoryContextDelete(cxt);
 	return rk.n;

@@ -118,9 +118,9 @@ cfItemsSpace(const CfItem *items, int n)
 	return sz;
 }
 
-/* Room a rebuilt page has for items, besides its high key. */
-static Size
-page_capacity(Size hikey_len)
+/* Room a rebuilt page has for items, besides a high key of hikey_len bytes (0: none). */
+Size
+cfPageCapacity(Size hikey_len)
 {
 	Size		sz = BLCKSZ - SizeOfPageHeaderData - MAXALIGN(sizeof(CfPageOpaqueData));
 
@@ -171,7 +171,7 @@ cfRebuiltCapacity(Page page)
 {
 	CfPageOpaque op = CfPageGetOpaque(page);
 
-	return page_capacity(CfPageIsRightmost(op) ? 0 : ItemIdGetLength(PageGetItemId(page, CF_HIKEY)));
+	return cfPageCapacity(CfPageIsRightmost(op) ? 0 : ItemIdGetLength(PageGetItemId(page, CF_HIKEY)));
 }
 
 /* Whether items fit a rebuild of the page (which keeps its high key). */
@@ -251,6 +251,24 @@ leaf_separator(CfRelInfo *info, const CfKey *left, const CfKey *right, CfKey *se
 }
 
 /*
+ * The separator between two adjacent runs of a leaf level, left and right
+ * (the key a page boundary between them takes: the left page's high key,
+ * the right page's downlink), into *sep, whose parts may point into right
+ * or into memory allocated in cxt.
+ */
+void
+cfRunsSeparator(Relation rel, CfRelInfo *info, const CfItem *left, const CfItem *right,
+				CfKey *sep, MemoryContext cxt)
+{
+	CfKey		lastleft,
+				firstright;
+
+	item_last_key(rel, true, left, &lastleft, cxt);
+	item_first_key(rel, true, right, &firstright);
+	leaf_separator(info, &lastleft, &firstright, sep);
+}
+
+/*
  * Room for items on the left page of a split before item first (the first
  * on the right): what a page has besides its new high key, the separator.
  * That is at most first's own first key: an index tuple's key on internal
@@ -263,9 +281,9 @@ split_left_capacity(bool leaf, const CfItem *first)
 	CfRunHeader hdr;
 
 	if (!leaf)
-		return page_capacity(first->len);
+		return cfPageCapacity(first->len);
 	memcpy(&hdr, first->data, sizeof(hdr));
-	return page_capacity(sizeof(CfIndexTupleData) + hdr.keylen + hdr.sclen + CF_PART_INLINE);
+	return cfPageCapacity(sizeof(CfIndexTupleData) + hdr.keylen + hdr.sclen + CF_PART_INLINE);
 }
 
 /*
@@ -356,25 +374,21 @@ split_halves(Relation rel, CfRelInfo *info, BlockNumber blkno, bool leaf, bool r
 			 CfItem **ritems, int *nright, char **sepbuf, Size *seplen)
 {
 	int			nleft;
-	CfKey		lastleft,
-				firstright,
-				sep;
+	CfKey		sep;
 	MemoryContext tmp = CurrentMemoryContext;
 
 	if (n < 2)
 		elog(ERROR, "cannot split a page holding one item of %zu bytes", items[0].len);
 	/* the left page's high key will be the separator: at most a full key */
-	nleft = choose_split(leaf, items, n, newpos, rightmost, page_capacity(hikey_len));
+	nleft = choose_split(leaf, items, n, newpos, rightmost, cfPageCapacity(hikey_len));
 	if (nleft < 1)
 		elog(ERROR, "no split of block %u fits (%d items)", blkno, n);
 	Assert(nleft < n);
 
-	item_last_key(rel, leaf, &items[nleft - 1], &lastleft, tmp);
-	item_first_key(rel, leaf, &items[nleft], &firstright);
 	if (leaf)
-		leaf_separator(info, &lastleft, &firstright, &sep);
+		cfRunsSeparator(rel, info, &items[nleft - 1], &items[nleft], &sep, tmp);
 	else
-		sep = firstright;
+		item_first_key(rel, leaf, &items[nleft], &sep);
 
 	/* the right page of an internal split starts with minus infinity */
 	*ritems = palloc(sizeof(CfItem) * n);
@@ -392,8 +406,8 @@ split_halves(Relation rel, CfRelInfo *info, BlockNumber blkno, bool leaf, bool r
 	*seplen = cfIndexTupleSize(&sep);
 	*sepbuf = palloc(*seplen);
 	cfIndexTupleForm(&sep, InvalidBlockNumber, *sepbuf);
-	if (cfItemsSpace(items, nleft) > page_capacity(*seplen) ||
-		cfItemsSpace(*ritems, *nright) > page_capacity(hikey_len))
+	if (cfItemsSpace(items, nleft) > cfPageCapacity(*seplen) ||
+		cfItemsSpace(*ritems, *nright) > cfPageCapacity(hikey_len))
 		elog(ERROR, "split of block %u does not fit (%d items)", blkno, n);
 	return nleft;
 }
@@ -429,7 +443,7 @@ cfRewritePage(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
 	int			nright;
 	TransactionId rhorizon;
 
-	if (cfItemsSpace(items, n) <= page_capacity(hikey_len))
+	if (cfItemsSpace(items, n) <= cfPageCapacity(hikey_len))
 	{
 		/* it fits once compacted: rebuild the page in one record */
 		cfRebuildPage(rel, buf, child, items, n, NULL);

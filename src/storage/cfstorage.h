@@ -486,6 +486,9 @@ extern void cfItemsCopy(CfItem *items, int n, int skip, int nskip);
 extern Size cfItemsSpace(const CfItem *items, int n);
 extern Size cfRebuiltCapacity(Page page);
 extern bool cfItemsFitPage(Page page, const CfItem *items, int n);
+extern Size cfPageCapacity(Size hikey_len);
+extern void cfRunsSeparator(Relation rel, CfRelInfo *info, const CfItem *left, const CfItem *right,
+							CfKey *sep, MemoryContext cxt);
 extern void cfBuildPage(Page page, const CfPageOpaqueData *opaque, const char *hikey, Size hikey_len,
 						const CfItem *items, int n);
 extern void cfRebuildPage(Relation rel, Buffer buf, Buffer child, const CfItem *items, int n,
@@ -600,7 +603,10 @@ typedef struct CfStorageStats
 {
 	int64		pages;			/* blocks of the relation */
 	int			height;
+	int64		tree_pages;		/* the metapage and the pages of the tree */
 	int64		leaf_pages;
+	double		leaf_used;		/* bytes the leaves' cells take, line pointers included */
+	double		leaf_room;		/* bytes the leaves have for cells (leaf_fill = used / room) */
 	int64		versions;		/* cell versions in the tree */
 	int64		live_cells;
 	int64		tombstones;
@@ -704,11 +710,28 @@ typedef struct CfReclaimStats
 } CfReclaimStats;
 
 extern bool cfUnlinkLeaf(Relation rel, CfRelInfo *info, BlockNumber blkno, BufferAccessStrategy strategy);
+extern OffsetNumber cfAdjacentDownlinks(Relation rel, Page ppage, BlockNumber blkno, BlockNumber right);
+extern Buffer cfTryLockPage(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy, bool cleanup);
+extern Buffer cfLockSibling(Relation rel, BlockNumber sib, BlockNumber blkno, bool left_sibling,
+							BufferAccessStrategy strategy);
 extern void cfReclaimPages(Relation rel, const CfBlockSet *tree, const CfBlockSet *heads, bool overflow,
 						   TransactionId oldest_xmin, BufferAccessStrategy strategy,
 						   CfReclaimStats *st);
 extern uint32 cfMetaDeadPages(Relation rel);
 extern void cfMetaSetDeadPages(Relation rel, uint32 n);
+
+/* cfmerge.c: VACUUM's compaction of underfull leaves */
+typedef struct CfCompactStats
+{
+	BlockNumber moved;			/* moves of runs that left the giving leaf */
+	BlockNumber unlinked;		/* leaves that gave all their runs and were unlinked */
+	bool		raised_dead;	/* the metapage's count of dead leaves was raised */
+} CfCompactStats;
+
+extern bool cf_vacuum_compact_leaves;
+extern void cfMergeInit(void);
+extern void cfCompactLeaves(Relation rel, CfRelInfo *info, const BlockNumber *leaves, int n,
+							CfBlockSet *tree, BufferAccessStrategy strategy, CfCompactStats *st);
 
 /* cfvacuum.c */
 struct VacuumParams;

@@ -73,6 +73,7 @@
 #include "access/multixact.h"
 #include "access/transam.h"
 #include "access/xact.h"
+#include "commands/progress.h"
 #include "commands/vacuum.h"
 #include "datatype/timestamp.h"
 #include "miscadmin.h"
@@ -167,6 +168,7 @@ typedef struct CfVacuum
 	 * unfinished, to finish.
 	 */
 	CfBlockSet	tree;
+	CfBlockList leaves;			/* every leaf the pass met, in key order */
 	CfBlockList empty;
 	CfBlockList unfinished;
 
@@ -176,6 +178,7 @@ typedef struct CfVacuum
 	double		removed;
 	double		frozen;
 	BlockNumber unlinked;		/* empty leaves unlinked */
+	CfCompactStats compact;		/* underfull leaves compacted */
 	uint64		splits_before;	/* cfSplitsFinished() when VACUUM began */
 	CfReclaimStats reclaim;		/* pages freed */
 } CfVacuum;
@@ -1021,6 +1024,17 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 	cfBlockSetInit(&v.heads, Max(npages, 8));
 	cfBlockSetInit(&v.tree, npages);
 
+	/*
+	 * Progress, in pg_stat_progress_vacuum as heap's: "scanning heap" for the
+	 * pass (heap_blks_scanned counts the leaves read, of all the blocks),
+	 * "vacuuming heap" for unlinking and compacting leaves
+	 * (heap_blks_vacuumed counts the leaves looked at), "performing final
+	 * cleanup" for the scan for free pages and the statistics.
+	 */
+	pgstat_progress_start_command(PROGRESS_COMMAND_VACUUM, RelationGetRelid(rel));
+	pgstat_progress_update_param(PROGRESS_VACUUM_PHASE, PROGRESS_VACUUM_PHASE_SCAN_HEAP);
+	pgstat_progress_update_param(PROGRESS_VACUUM_TOTAL_HEAP_BLKS, npages);
+
 	if (npages > 0)
 	{
 		Buffer		buf = cfDescend(rel, v.info, &cfMinusInfinity, true, NULL, NULL, NULL);
@@ -1035,6 +1049,8 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 			vacuum_page(&v, buf, strategy, pagecxt);
 			mark_leaf(&v, page, pagecxt);
 			cfBlockSetAdd(&v.tree, BufferGetBlockNumber(buf));
+			block_list_add(&v.leaves, BufferGetBlockNumber(buf));
+			pgstat_progress_update_param(PROGRESS_VACUUM_HEAP_BLKS_SCANNED, v.leaves.n);
 			right = op->right;
 			/* an empty leaf: unlinked after the pass, if it still is (cffree.c) */
 			if (right != InvalidBlockNumber && PageGetMaxOffsetNumber(page) < CfPageFirstData(op))
@@ -1072,6 +1088,7 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 	 * leaves is raised first, so that a crash cannot leave dead leaves that
 	 * no VACUUM looks for.
 	 */
+	pgstat_progress_update_param(PROGRESS_VACUUM_PHASE, PROGRESS_VACUUM_PHASE_VACUUM_HEAP);
 	dead_before = cfMetaDeadPages(rel);
 	dead_now = dead_before;
 	if (v.empty.n > 0)
@@ -1093,6 +1110,14 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 			cfMetaSetDeadPages(rel, 0);
 		}
 	}
+	/* underfull leaves take runs from their left siblings (cfmerge.c) */
+	if (v.leaves.n > 1 && cf_vacuum_compact_leaves)
+	{
+		cfCompactLeaves(rel, v.info, v.leaves.blocks, v.leaves.n, &v.tree, strategy, &v.compact);
+		if (v.compact.raised_dead)
+			dead_now = cfMetaDeadPages(rel);
+	}
+	pgstat_progress_update_param(PROGRESS_VACUUM_PHASE, PROGRESS_VACUUM_PHASE_FINAL_CLEANUP);
 	/*
 	 * Pages nothing reaches any more, looked for by reading the blocks that
 	 * are not tree pages (cffree.c): dead leaves whenever there are some,
@@ -1117,7 +1142,7 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 			cfMetaSetDeadPages(rel, v.reclaim.dead_left);
 	}
 	/* this backend's image of the root may name leaves freed just now */
-	if (v.unlinked > 0 || v.reclaim.leaves_freed > 0)
+	if (v.unlinked > 0 || v.compact.unlinked > 0 || v.reclaim.leaves_freed > 0)
 		v.info->rootcopy_blkno = InvalidBlockNumber;
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(cxt);
@@ -1127,9 +1152,11 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 						npages > 0 ? v.new_frozen_xid : v.oldest_xmin, oldest_mxact,
 						&frozenxid_updated, &minmulti_updated, false);
 	pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared, v.live, v.removed);
+	pgstat_progress_end_command();
 	ereport((params->options & VACOPT_VERBOSE) ? INFO : DEBUG2,
-			(errmsg("vacuumed cfstore table \"%s\": %.0f leaf pages, %.0f live columns, %.0f versions removed, %.0f frozen, %u empty leaves unlinked, %u unlinked leaves and %u overflow pages freed, %u unlinked leaves still reachable, %u splits left unfinished by a crash completed",
+			(errmsg("vacuumed cfstore table \"%s\": %.0f leaf pages, %.0f live columns, %.0f versions removed, %.0f frozen, %u empty leaves unlinked, %u leaves moved runs into their right siblings and %u more gave all and were unlinked, %u unlinked leaves and %u overflow pages freed, %u unlinked leaves still reachable, %u splits left unfinished by a crash completed",
 					RelationGetRelationName(rel), v.pages, v.live, v.removed, v.frozen, v.unlinked,
+					v.compact.moved, v.compact.unlinked,
 					v.reclaim.leaves_freed, v.reclaim.overflow_freed, v.reclaim.dead_left,
 					(unsigned int) (cfSplitsFinished() - v.splits_before))));
 }

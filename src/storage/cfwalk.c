@@ -16,6 +16,15 @@
  * descent (cfReadDescend, cfsearch.c).  Nothing is materialised beyond one
  * page.
  *
+ * The page read last stays pinned until the next one is locked, between
+ * steps too: VACUUM moves runs from a leaf into its right sibling only
+ * when nobody else holds either pinned (cfmerge.c), so runs never move
+ * from the page a walk has read to the page it reads next, where a
+ * forward walk would read them twice and a backward one miss them.  A
+ * standby replays the moves without waiting for pins, so there a walk
+ * checks that none happened between its two pages (check_moved) and is
+ * cancelled, as a conflict with recovery, if one did.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -312,6 +321,103 @@ note_read(CfWalk *w, Buffer buf)
 	cfReachedAgain(w->rel, blkno);
 }
 
+/* Cancel a standby read that VACUUM on the primary moved cells under (cfmerge.c). */
+static pg_attribute_noreturn() void
+moved_under_read(Relation rel)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+			 errmsg("canceling statement due to conflict with recovery"),
+			 errdetail("VACUUM on the primary moved cells of cfstore table \"%s\" between two pages the query was reading.",
+					   RelationGetRelationName(rel)),
+			 errhint("Run the query again; cfstore.vacuum_compact_leaves = off on the primary stops such moves.")));
+}
+
+/* Keep a copy of len bytes at src as what the walk saw last (see CfWalk.seen). */
+static void
+keep_seen(CfWalk *w, const char *src, Size len)
+{
+	if (len > w->seen_cap)
+	{
+		w->seen_cap = Max(len, 256);
+		w->seen = w->seen ? repalloc(w->seen, w->seen_cap) : MemoryContextAlloc(w->keycxt, w->seen_cap);
+	}
+	if (len > 0)
+		memcpy(w->seen, src, len);
+	w->seen_len = len;
+	w->seen_valid = true;
+}
+
+/*
+ * On a standby, whether VACUUM on the primary moved runs into a page since
+ * the walk read the page before it: forward, the locked page in buf
+ * starts below the high key the page before had when it was read (the
+ * moved runs were read there); backward, buf is the page read before
+ * (pinned, not locked), and it now starts below where it started when it
+ * was read, or was unlinked (the moved runs were not read there).  An
+ * insert at a page's very start looks the same, and is cancelled too.
+ */
+static void
+check_moved(CfWalk *w, Buffer buf, bool locked)
+{
+	Page		page;
+	CfPageOpaque op;
+	OffsetNumber first;
+	bool		moved = false;
+
+	if (!w->seen_valid)
+		return;
+	if (!locked)
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	op = CfPageGetOpaque(page);
+	first = CfPageFirstData(op);
+	if (CfPageIsDead(op))
+		moved = w->backward;
+	else if (first <= PageGetMaxOffsetNumber(page))
+	{
+		CfKey		fk;
+
+		cfRunFirstKey(w->rel, PageGetItem(page, cfPageItemId(w->rel, page, first)), &fk);
+		if (w->backward)
+			moved = w->seen_len == 0 || cfRunCompare(w->rel, &w->info->order, w->seen, &fk) > 0;
+		else
+			moved = cfIndexTupleCompare(w->rel, &w->info->order, (CfIndexTuple) w->seen, &fk) > 0;
+	}
+	if (!locked)
+		LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+	if (moved)
+		moved_under_read(w->rel);
+}
+
+/* On a standby, note what check_moved compares the next step with, from the locked page. */
+static void
+note_seen(CfWalk *w, Page page)
+{
+	CfPageOpaque op = CfPageGetOpaque(page);
+	OffsetNumber first = CfPageFirstData(op);
+
+	if (!w->backward)
+	{
+		if (CfPageIsRightmost(op))
+			w->seen_valid = false;
+		else
+		{
+			ItemId		iid = cfPageItemId(w->rel, page, CF_HIKEY);
+
+			keep_seen(w, PageGetItem(page, iid), ItemIdGetLength(iid));
+		}
+	}
+	else if (first <= PageGetMaxOffsetNumber(page))
+	{
+		ItemId		iid = cfPageItemId(w->rel, page, first);
+
+		keep_seen(w, PageGetItem(page, iid), ItemIdGetLength(iid));
+	}
+	else
+		keep_seen(w, NULL, 0);
+}
+
 /* How many pages cfWalkLeft moves right from a left-link before it looks at its start again. */
 #define CF_WALK_LEFT_TRIES 4
 /* How many times it looks again before it takes the chain for broken. */
@@ -397,6 +503,9 @@ cfWalkStep(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn reso
 	CfPageOpaque op;
 	bool		stopped;
 	const CfKey *from = NULL;
+	Buffer		prev;
+	bool		standby = (w->horizon != NULL);
+	bool		first_step = !w->started;
 
 	if (w->finished)
 		return false;
@@ -427,6 +536,7 @@ cfWalkStep(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn reso
 	{
 		if (w->next == InvalidBlockNumber)
 		{
+			cfWalkRelease(w);
 			w->finished = true;
 			return false;
 		}
@@ -438,17 +548,33 @@ cfWalkStep(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn reso
 		buf = cfWalkLeft(w, w->next, w->prev);
 		if (!BufferIsValid(buf))
 		{
+			cfWalkRelease(w);
 			w->finished = true;
 			return false;
 		}
+	}
+	/*
+	 * The next page is locked: the last one may go; on a standby, a backward
+	 * walk looks at it again once this one is read (check_moved).
+	 */
+	prev = w->held;
+	w->held = InvalidBuffer;
+	if (BufferIsValid(prev) && !(standby && w->backward))
+	{
+		ReleaseBuffer(prev);
+		prev = InvalidBuffer;
 	}
 
 	w->pages++;
 	if (!w->backward)
 		note_read(w, buf);
 	op = CfPageGetOpaque(BufferGetPage(buf));
-	if (unlikely(w->horizon != NULL))
+	if (unlikely(standby))
+	{
 		cfCheckHorizon(w->rel, BufferGetPage(buf), w->horizon);
+		if (!w->backward && !first_step)
+			check_moved(w, buf, true);
+	}
 	stopped = cfScanPage(w->rel, w->info, buf, from, w->backward, fn, arg, w->pagecxt);
 	if (w->backward)
 	{
@@ -457,8 +583,53 @@ cfWalkStep(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn reso
 	}
 	else
 		w->next = op->right;
-	UnlockReleaseBuffer(buf);
+	if (unlikely(standby) && !w->backward)
+		note_seen(w, BufferGetPage(buf));
+	if (unlikely(standby) && w->backward)
+	{
+		/* this page's start, to compare with after the next page is read */
+		char	   *keep = NULL;
+		Size		keeplen = 0;
+		Page		page = BufferGetPage(buf);
+		OffsetNumber first = CfPageFirstData(op);
+
+		if (first <= PageGetMaxOffsetNumber(page))
+		{
+			ItemId		iid = cfPageItemId(w->rel, page, first);
+
+			keeplen = ItemIdGetLength(iid);
+			keep = palloc(keeplen);
+			memcpy(keep, PageGetItem(page, iid), keeplen);
+		}
+		LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+		if (BufferIsValid(prev))
+		{
+			check_moved(w, prev, false);
+			ReleaseBuffer(prev);
+		}
+		keep_seen(w, keep, keeplen);
+		if (keep)
+			pfree(keep);
+	}
+	else
+		LockBuffer(buf, BUFFER_LOCK_UNLOCK);
 	if (stopped)
+	{
+		ReleaseBuffer(buf);
 		w->finished = true;
+	}
+	else
+		w->held = buf;
 	return !w->finished;
+}
+
+/* Let go of the page a walk holds pinned (see the file's comment); a walk's end calls it. */
+void
+cfWalkRelease(CfWalk *w)
+{
+	if (BufferIsValid(w->held))
+	{
+		ReleaseBuffer(w->held);
+		w->held = InvalidBuffer;
+	}
 }

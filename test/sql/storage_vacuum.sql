@@ -105,7 +105,8 @@ VACUUM :now_rel;
 SELECT cell_versions, tombstones FROM cfstore.stats('Vac', 'Now');
 SELECT column_name, value FROM cfstore.get_slice('Vac', 'Now', 'wide');
 SELECT cfstore.verify('Vac', 'Now');
--- the emptied leaves left the tree (the row's one cell is on the last leaf)
+-- the emptied leaves left the tree (the row's one cell is on the last leaf),
+-- and the first leaf's few cells moved into it (cfmerge.c)
 SELECT leaf_pages FROM cfstore.stats('Vac', 'Now');
 -- the space they held is used again once the VACUUM after the last
 -- snapshot older than their unlink has freed them (storage_unlink has more)
