@@ -19,10 +19,12 @@
  * slice exactly as the function does (cfGetSliceBegin: same checks, same
  * errors, in the same order) and hands out its cells one by one as
  * virtual tuples, rendering only the columns the query uses (cfRenderCell).
- * A slice holds no buffer pin between cells (each page is read under its
- * lock and what the slice returns is copied), so handing cells out as they
- * come is as safe as reading them all first; the slice reads with the
- * query's snapshot, which lives as long as the query.
+ * A slice holds no buffer lock between cells (each page is read under its
+ * lock and what the slice returns is copied; only a pin on the page read
+ * last stays, which keeps VACUUM from moving cells past the walk, see
+ * cfwalk.c), so handing cells out as they come is as safe as reading them
+ * all first; the slice reads with the query's snapshot, which lives as
+ * long as the query.
  *
  * The scan is only used where it is the same call: the function found is
  * cfstore's own C function (no SECURITY DEFINER or SET wrapper, no fmgr

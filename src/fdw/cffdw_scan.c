@@ -15,7 +15,8 @@
  * end-of-component byte.
  *
  * The cells a slice hands out are copies, made in the executor's
- * per-tuple context, so the scan holds no buffer pin between rows.
+ * per-tuple context, so the scan holds no buffer lock between rows (only
+ * the pin a walk keeps on the page it read last, cfwalk.c).
  *
  *-------------------------------------------------------------------------
  */
