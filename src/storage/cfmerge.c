@@ -86,8 +86,6 @@
 
 #include "storage/cfstorage.h"
 
-/* A leaf less full than this (percent of what a rebuilt page holds) takes runs. */
-#define CF_MERGE_TARGET 90
 /* A leaf taking runs is filled up to this. */
 #define CF_MERGE_FILL 97
 
@@ -136,6 +134,18 @@ can_take(Page page, BlockNumber left)
 	if (op->flags & (CF_PAGE_DEAD | CF_PAGE_INCOMPLETE_SPLIT | CF_PAGE_FREE))
 		return false;
 	return op->left == left;
+}
+
+/* Whether the locked leaf is less than CF_MERGE_TARGET full: the compaction fills it. */
+bool
+cfLeafUnderfull(Relation rel, Page page)
+{
+	int			n;
+	CfItem	   *items = cfPageItems(rel, page, &n);
+	bool		under = cfItemsSpace(items, n) * 100 < cfRebuiltCapacity(page) * CF_MERGE_TARGET;
+
+	pfree(items);
+	return under;
 }
 
 /* Whether two adjacent runs belong to different rows. */

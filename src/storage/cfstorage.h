@@ -728,7 +728,11 @@ typedef struct CfCompactStats
 	bool		raised_dead;	/* the metapage's count of dead leaves was raised */
 } CfCompactStats;
 
+/* A leaf less full than this (percent of what a rebuilt page holds) takes runs. */
+#define CF_MERGE_TARGET 90
+
 extern bool cf_vacuum_compact_leaves;
+extern bool cfLeafUnderfull(Relation rel, Page page);
 extern void cfMergeInit(void);
 extern void cfCompactLeaves(Relation rel, CfRelInfo *info, const BlockNumber *leaves, int n,
 							CfBlockSet *tree, BufferAccessStrategy strategy, CfCompactStats *st);

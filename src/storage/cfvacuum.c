@@ -126,6 +126,7 @@ typedef struct CfVacuum
 	CfRelInfo  *info;
 	TransactionId oldest_xmin;
 	TransactionId freeze_limit;
+	TransactionId freeze_cutoff;	/* the page's: freeze_limit, or oldest_xmin (vacuum_page) */
 	TransactionId new_frozen_xid;	/* the oldest xmin left unfrozen */
 	int64		now;			/* seconds since 1970 */
 	int64		gc_grace;
@@ -428,7 +429,7 @@ freeze_cell(CfVacuum *v, CfCell *cell, CfXminState st)
 {
 	if (cell->flags & CF_CELL_FROZEN)
 		return;
-	if (st == CF_XMIN_ALL_VISIBLE && TransactionIdPrecedes(cell->xmin, v->freeze_limit))
+	if (st == CF_XMIN_ALL_VISIBLE && TransactionIdPrecedes(cell->xmin, v->freeze_cutoff))
 	{
 		cell->flags = (cell->flags & ~(CF_CELL_XMIN_COMMITTED | CF_CELL_XMIN_INVALID)) | CF_CELL_FROZEN;
 		cell->xmin = FrozenTransactionId;
@@ -621,6 +622,15 @@ vacuum_page(CfVacuum *v, Buffer buf, BufferAccessStrategy strategy, MemoryContex
 	}
 	old = MemoryContextSwitchTo(cxt);
 	peek_right(v, buf, strategy);
+	/*
+	 * A leaf the compaction will fill (cfmerge.c) is rewritten anyway: its
+	 * versions that every snapshot sees lose their xmin now, as VACUUM
+	 * FREEZE would take them (6 bytes a cell), rather than at the freeze
+	 * limit.
+	 */
+	v->freeze_cutoff = v->freeze_limit;
+	if (cf_vacuum_compact_leaves && cfLeafUnderfull(v->rel, page))
+		v->freeze_cutoff = v->oldest_xmin;
 	cap = max - first + 1;
 	items = palloc(sizeof(CfItem) * cap);
 	for (OffsetNumber off = first; off <= max; off++)
@@ -1013,6 +1023,7 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 								 params->multixact_freeze_table_age,
 								 &v.oldest_xmin, &oldest_mxact, &v.freeze_limit, &multi_cutoff);
 	v.new_frozen_xid = v.oldest_xmin;
+	v.freeze_cutoff = v.freeze_limit;
 	v.row_del = v.sc_del = v.col_del = CF_NO_DELETION;
 	/* the descents of the pass finish the splits they pass too: count them all */
 	v.splits_before = cfSplitsFinished();

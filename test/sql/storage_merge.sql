@@ -13,6 +13,7 @@ SELECT cfstore.create_keyspace('Mrg');
 SELECT cfstore.create_column_family('Mrg', 'Wide', comparator => 'TimeUUIDType',
          key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type');
 SELECT cfstore._storage_relation('Mrg', 'Wide') AS wide \gset
+SELECT txid_current()::text AS before_load \gset
 INSERT INTO :wide (key, column_name, value, writetime)
 SELECT convert_to('row' || r, 'UTF8'),
        uuid_send(cfstore.min_timeuuid(timestamptz '2020-01-01 UTC' + i * interval '10 milliseconds')::uuid),
@@ -34,6 +35,11 @@ SELECT leaf_fill >= 90 AS full_after, leaf_pages <= :leaves_before * 0.7 AS fewe
        tree_pages < pages * 0.7 AS tree_shrank, pages - tree_pages >= 60 AS leaves_given_away, live_cells
   FROM cfstore.stats('Mrg', 'Wide');
 SELECT cfstore.verify('Mrg', 'Wide');
+-- the leaves it filled were rewritten anyway: their cells lost their
+-- transaction ids at once (as VACUUM FREEZE would take them), so
+-- relfrozenxid passed the loading transaction's
+SELECT age(relfrozenxid) < age(:'before_load'::xid) - 1 AS cells_frozen
+  FROM pg_class WHERE oid = :'wide'::regclass;
 
 -- the storage relation holds exactly the cells it held
 SELECT count(*) AS differing
