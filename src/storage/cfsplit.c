@@ -291,8 +291,12 @@ split_left_capacity(bool leaf, const CfItem *first)
  * boundary between two row keys nearest its middle, so that rows stay
  * whole and each grows on a page of its own; a page holding one row only
  * splits 90/10 when the change is at its end (rows grow at their end, as
- * timelines do), else in the middle.  Internal pages split in the middle,
- * or 90/10 at the right edge of the tree.  A choice is taken only if both
+ * timelines do), else in the middle.  The rightmost leaf splits 90/10 too
+ * when the change is at its end, whatever rows it holds: cells arriving in
+ * key order (a sorted COPY, pg_restore, VACUUM FULL) then fill their leaves
+ * instead of leaving each half full, at the cost of a row that spans two
+ * of them.  Internal pages split in the middle, or 90/10 at the right edge
+ * of the tree.  A choice is taken only if both
  * halves fit: the right one in rcap bytes, the left one in what a page has
  * besides the high key the split would give it (split_left_capacity).
  */
@@ -342,7 +346,7 @@ choose_split(bool leaf, const CfItem *items, int n, int newpos, bool rightmost, 
 	}
 	if (mid < 0)
 		return -1;				/* no split point fits: the caller reports it */
-	if (best > 0)
+	if (best > 0 && !(leaf && rightmost && newpos == n - 1 && n > 2))
 		return best;
 	if (newpos == n - 1 && n > 2 && (leaf || rightmost))
 	{
