@@ -76,6 +76,8 @@ typedef struct CfWalk
 	bool		started;
 	bool		finished;
 	CfKey		start;			/* where the first page is read from */
+	CfKey		end;			/* forward: no key above it is wanted (has_end) */
+	bool		has_end;
 	bool		has_start;
 	BlockNumber next;			/* forward: next page; backward: the page just read */
 	BlockNumber prev;			/* backward: its left-link when read */
@@ -132,6 +134,7 @@ extern CF_READ_INTERNAL void cfWalkInit(CfWalk *w, Relation rel, CfRelInfo *info
 										Snapshot snapshot);
 extern CF_READ_INTERNAL Buffer cfWalkLeft(CfWalk *w, BlockNumber blkno, BlockNumber left);
 extern CF_READ_INTERNAL void cfWalkRelease(CfWalk *w);
+extern CF_READ_INTERNAL void cfWalkSetEnd(CfWalk *w, const CfKey *end);
 extern CF_READ_INTERNAL bool cfWalkStep(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing,
 										CfResolveFn resolve);
 

@@ -143,6 +143,18 @@ cfSliceBegin(Relation rel, const CfSliceSpec *spec, Snapshot snapshot)
 		s->done = true;
 	slice_start(s, &pos);
 	cfWalkInit(&s->walk, rel, s->info, &pos, s->backward, s->pagecxt, s->cxt, snapshot);
+	if (!s->backward)
+	{
+		/* nothing past the row's end: the walk stops at a high key above it */
+		CfKey		end;
+
+		memset(&end, 0, sizeof(end));
+		end.key = (const uint8 *) VARDATA_ANY(s->key);
+		end.keylen = VARSIZE_ANY_EXHDR(s->key);
+		end.nparts = 1;
+		end.bound = 1;
+		cfWalkSetEnd(&s->walk, &end);
+	}
 	MemoryContextSwitchTo(old);
 	return s;
 }

@@ -582,7 +582,16 @@ cfWalkStep(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn reso
 		w->prev = op->left;
 	}
 	else
+	{
 		w->next = op->right;
+		/* every key right of this page is above its high key */
+		if (w->has_end && !stopped && !CfPageIsRightmost(op) && !CfPageIsDead(op) &&
+			cfIndexTupleCompare(w->rel, &w->info->order,
+								(CfIndexTuple) PageGetItem(BufferGetPage(buf),
+														   cfPageItemId(w->rel, BufferGetPage(buf), CF_HIKEY)),
+								&w->end) > 0)
+			w->next = InvalidBlockNumber;
+	}
 	if (unlikely(standby) && !w->backward)
 		note_seen(w, BufferGetPage(buf));
 	if (unlikely(standby) && w->backward)
@@ -621,6 +630,19 @@ cfWalkStep(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn reso
 	else
 		w->held = buf;
 	return !w->finished;
+}
+
+/*
+ * Tell a forward walk that no key above end is wanted (a slice of one row:
+ * the row's end): it stops at a page whose high key is above end, instead
+ * of reading the next page to find that it starts with another row.  end's
+ * parts must live as long as the walk.
+ */
+void
+cfWalkSetEnd(CfWalk *w, const CfKey *end)
+{
+	w->end = *end;
+	w->has_end = true;
 }
 
 /* Let go of the page a walk holds pinned (see the file's comment); a walk's end calls it. */

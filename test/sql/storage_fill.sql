@@ -49,4 +49,28 @@ SELECT count(*) FROM cfstore.get_slice('Fill', 'Timeline', 'kkkkkrow5', count =>
 SELECT cfstore.verify('Fill', 'Row');
 SELECT cfstore.verify('Fill', 'Timeline');
 
+-- A forward slice of the last row on a leaf stops at the leaf's high key,
+-- which lies above the row, instead of reading the next leaf to find that
+-- it starts with another row: every row of 8 columns reads one leaf (the
+-- last row of each leaf read two before).
+SELECT cfstore.create_column_family('Fill', 'Small', comparator => 'UTF8Type',
+         key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type');
+SELECT cfstore._storage_relation('Fill', 'Small') AS small_rel \gset
+INSERT INTO :small_rel (key, column_name, value, writetime)
+  SELECT convert_to('m' || lpad(i::text, 5, '0'), 'UTF8'), convert_to(c, 'UTF8'), convert_to(md5(i || c), 'UTF8'), 1
+    FROM generate_series(1, 2000) i, unnest(ARRAY['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) c;
+CREATE FUNCTION pg_temp.leaf_reads(k text) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+  rel oid := cfstore._storage_relation('Fill', 'Small')::regclass;
+  before bigint := pg_stat_get_xact_blocks_fetched(rel);
+  n bigint;
+BEGIN
+  SELECT count(*) INTO n FROM cfstore.get_slice('Fill', 'Small', k);
+  RETURN pg_stat_get_xact_blocks_fetched(rel) - before;
+END $$;
+SELECT count(*) FROM cfstore.get_slice('Fill', 'Small', 'm00001');
+SELECT leaf_pages > 20 AS many_leaves FROM cfstore.stats('Fill', 'Small');
+SELECT count(*) FILTER (WHERE r > 1) AS rows_reading_two_leaves, count(*) AS rows
+  FROM (SELECT pg_temp.leaf_reads('m' || lpad(i::text, 5, '0')) AS r FROM generate_series(1, 2000) i) s;
+
 SELECT cfstore.drop_keyspace('Fill');
