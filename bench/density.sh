@@ -22,6 +22,8 @@
 #     VACUUM shrinks it only from its end);
 #   - cfstore's average leaf fill (cfstore.stats().leaf_fill) before and
 #     after VACUUM;
+#   - bytes per cell after VACUUM FULL of both (a new file: cfstore copies
+#     the cells in key order, and its rightmost leaf splits 90/10);
 #   - the ratios against the heap.
 # The figures are sizes, not times: one run is enough, they do not vary.
 #
@@ -102,12 +104,18 @@ INSERT INTO density
 SELECT $W, $V, 'cfstore', 'vacuum', pg_relation_size(:'rel'), s.tree_pages * 8192, s.live_cells, s.leaf_fill
   FROM cfstore.stats('density', '$CF') s;
 INSERT INTO density SELECT $W, $V, 'heap', 'vacuum', pg_total_relation_size('heap_$CF'), NULL, $N, NULL;
+VACUUM FULL :rel;
+VACUUM FULL heap_$CF;
+INSERT INTO density
+SELECT $W, $V, 'cfstore', 'full', pg_relation_size(:'rel'), s.tree_pages * 8192, s.live_cells, s.leaf_fill
+  FROM cfstore.stats('density', '$CF') s;
+INSERT INTO density SELECT $W, $V, 'heap', 'full', pg_total_relation_size('heap_$CF'), NULL, $N, NULL;
 SQL
     done
 done
 
 echo
-echo "== bytes per cell (cfstore / heap); after VACUUM: whole file, and the tree's pages only"
+echo "== bytes per cell (cfstore / heap); after VACUUM: whole file, and the tree's pages only; after VACUUM FULL"
 qt <<'SQL'
 SELECT c.width AS "cells/row", c.vbytes AS "value B",
        round(c.bytes::numeric / c.cells, 1) AS "cf load",
@@ -120,6 +128,9 @@ SELECT c.width AS "cells/row", c.vbytes AS "value B",
        round(cv.bytes::numeric / cv.cells / (hv.bytes::numeric / hv.cells), 2) AS "ratio file",
        round(cv.tree_bytes::numeric / cv.cells / (hv.bytes::numeric / hv.cells), 2) AS "ratio tree",
        cv.leaf_fill AS "fill vac %",
+       round(cf.bytes::numeric / cf.cells, 1) AS "cf full",
+       round(hf.bytes::numeric / hf.cells, 1) AS "heap full",
+       round(cf.bytes::numeric / cf.cells / (hf.bytes::numeric / hf.cells), 2) AS "ratio full",
        CASE WHEN cv.tree_bytes::numeric / cv.cells <= 45
              AND cv.tree_bytes::numeric / cv.cells <= hv.bytes::numeric / hv.cells / 3
             THEN 'PASS' ELSE 'FAIL' END AS "tree <= 45 B and <= 1/3",
@@ -131,6 +142,8 @@ SELECT c.width AS "cells/row", c.vbytes AS "value B",
   JOIN density h ON h.width = c.width AND h.vbytes = c.vbytes AND h.engine = 'heap' AND h.phase = 'load'
   JOIN density cv ON cv.width = c.width AND cv.vbytes = c.vbytes AND cv.engine = 'cfstore' AND cv.phase = 'vacuum'
   JOIN density hv ON hv.width = c.width AND hv.vbytes = c.vbytes AND hv.engine = 'heap' AND hv.phase = 'vacuum'
+  JOIN density cf ON cf.width = c.width AND cf.vbytes = c.vbytes AND cf.engine = 'cfstore' AND cf.phase = 'full'
+  JOIN density hf ON hf.width = c.width AND hf.vbytes = c.vbytes AND hf.engine = 'heap' AND hf.phase = 'full'
  WHERE c.engine = 'cfstore' AND c.phase = 'load'
  ORDER BY c.vbytes, c.width;
 SQL

@@ -291,8 +291,13 @@ split_left_capacity(bool leaf, const CfItem *first)
  * boundary between two row keys nearest its middle, so that rows stay
  * whole and each grows on a page of its own; a page holding one row only
  * splits 90/10 when the change is at its end (rows grow at their end, as
- * timelines do), else in the middle.  Internal pages split in the middle,
- * or 90/10 at the right edge of the tree.  A choice is taken only if both
+ * timelines do), else in the middle.  The rightmost leaf splits about
+ * 90/10 too when the change is at its end, whatever rows it holds: at the
+ * row boundary nearest 90% if one lies between 75% and 95%, else 90/10
+ * inside the last row.  Cells arriving in key order (a sorted COPY,
+ * pg_restore, VACUUM FULL) then fill their leaves instead of leaving each
+ * half full, splitting a row between two only where rows are large.  Internal pages split in the middle, or 90/10 at the right edge
+ * of the tree.  A choice is taken only if both
  * halves fit: the right one in rcap bytes, the left one in what a page has
  * besides the high key the split would give it (split_left_capacity).
  */
@@ -305,6 +310,10 @@ choose_split(bool leaf, const CfItem *items, int n, int newpos, bool rightmost, 
 				mid = -1;
 	Size		bestdist = 0,
 				middist = 0;
+	/* the rightmost leaf growing at its end (see above) */
+	bool		tail = leaf && rightmost && newpos == n - 1 && n > 2;
+	int			tailrow = -1;
+	Size		taildist = 0;
 
 	for (int i = 0; i < n; i++)
 		total += MAXALIGN(items[i].len) + sizeof(ItemIdData);
@@ -331,18 +340,31 @@ choose_split(bool leaf, const CfItem *items, int n, int newpos, bool rightmost, 
 
 			memcpy(&a, items[i - 1].data, sizeof(a));
 			memcpy(&b, items[i].data, sizeof(b));
-			if ((a.keylen != b.keylen ||
-				 memcmp(items[i - 1].data + sizeof(a), items[i].data + sizeof(b), a.keylen) != 0) &&
-				(best < 0 || dist < bestdist))
+			if (a.keylen != b.keylen ||
+				memcmp(items[i - 1].data + sizeof(a), items[i].data + sizeof(b), a.keylen) != 0)
 			{
-				best = i;
-				bestdist = dist;
+				Size		d90 = acc > total * 9 / 10 ? acc - total * 9 / 10 : total * 9 / 10 - acc;
+
+				if (best < 0 || dist < bestdist)
+				{
+					best = i;
+					bestdist = dist;
+				}
+				/* a row boundary between 75% and 95%, nearest 90% */
+				if (tail && acc >= total * 3 / 4 && acc <= total * 19 / 20 &&
+					(tailrow < 0 || d90 < taildist))
+				{
+					tailrow = i;
+					taildist = d90;
+				}
 			}
 		}
 	}
 	if (mid < 0)
 		return -1;				/* no split point fits: the caller reports it */
-	if (best > 0)
+	if (tailrow > 0)
+		return tailrow;
+	if (best > 0 && !tail)
 		return best;
 	if (newpos == n - 1 && n > 2 && (leaf || rightmost))
 	{

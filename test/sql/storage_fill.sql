@@ -72,5 +72,28 @@ SELECT count(*) FROM cfstore.get_slice('Fill', 'Small', 'm00001');
 SELECT leaf_pages > 20 AS many_leaves FROM cfstore.stats('Fill', 'Small');
 SELECT count(*) FILTER (WHERE r > 1) AS rows_reading_two_leaves, count(*) AS rows
   FROM (SELECT pg_temp.leaf_reads('m' || lpad(i::text, 5, '0')) AS r FROM generate_series(1, 2000) i) s;
+-- 200 rows of 100 columns arriving in key order, as a sorted COPY, a
+-- pg_restore or VACUUM FULL writes them: the rightmost leaf splits 90/10
+-- whatever rows it holds, so the leaves fill (split at the row boundary
+-- nearest their middle, 200 leaves were 51% full)
+SELECT cfstore.create_column_family('Fill', 'Sorted', comparator => 'TimeUUIDType',
+         key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type');
+SELECT cfstore._storage_relation('Fill', 'Sorted') AS sorted_rel \gset
+INSERT INTO :sorted_rel (key, column_name, value, writetime)
+SELECT convert_to('row' || lpad(r::text, 3, '0'), 'UTF8'),
+       uuid_send(cfstore.min_timeuuid(timestamptz '2020-01-01 UTC' + i * interval '10 milliseconds')::uuid),
+       convert_to(substr(md5('v' || i), 1, 24), 'UTF8'), 1577836800000000 + i * 10000
+  FROM generate_series(0, 199) r, generate_series(0::bigint, 99) i ORDER BY r, i;
+SELECT leaf_pages < 120 AS fewer_leaves, leaf_fill >= 88 AS full, live_cells FROM cfstore.stats('Fill', 'Sorted');
+SELECT count(*) AS rows_not_whole
+  FROM generate_series(0, 199) r
+ WHERE (SELECT count(*) FROM cfstore.get_slice('Fill', 'Sorted', 'row' || lpad(r::text, 3, '0'), count => 1000)) <> 100;
+SELECT cfstore.verify('Fill', 'Sorted');
+-- VACUUM FULL copies the cells in key order into a new file: full leaves,
+-- and the file is no bigger than its tree
+VACUUM FULL :tl_rel;
+SELECT leaf_fill >= 88 AS full, pages = tree_pages AS no_page_outside_the_tree, live_cells
+  FROM cfstore.stats('Fill', 'Timeline');
+SELECT cfstore.verify('Fill', 'Timeline');
 
 SELECT cfstore.drop_keyspace('Fill');
