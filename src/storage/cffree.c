@@ -75,6 +75,18 @@
 
 #include "storage/cfstorage.h"
 
+/* Whether the locked page is a cfstore leaf with none of the page flags in excluded. */
+bool
+cfLeafWithout(Page page, uint16 excluded)
+{
+	CfPageOpaque op;
+
+	if (!CfPageIsCfstore(page))
+		return false;
+	op = CfPageGetOpaque(page);
+	return op->level == 0 && (op->flags & CF_PAGE_LEAF) && !(op->flags & excluded);
+}
+
 /*
  * Whether the locked page is a leaf that can be unlinked: empty, not the
  * rightmost (so not the root), no split of it unfinished, not dead yet.
@@ -84,13 +96,9 @@ leaf_unlinkable(Page page)
 {
 	CfPageOpaque op;
 
-	if (!CfPageIsCfstore(page))
+	if (!cfLeafWithout(page, CF_PAGE_DEAD | CF_PAGE_ROOT | CF_PAGE_INCOMPLETE_SPLIT))
 		return false;
 	op = CfPageGetOpaque(page);
-	if (op->level != 0 || !(op->flags & CF_PAGE_LEAF))
-		return false;
-	if (op->flags & (CF_PAGE_DEAD | CF_PAGE_ROOT | CF_PAGE_INCOMPLETE_SPLIT))
-		return false;
 	if (CfPageIsRightmost(op))
 		return false;
 	return PageGetMaxOffsetNumber(page) < CfPageFirstData(op);

@@ -108,32 +108,16 @@ typedef enum CfMove
 static bool
 can_give(Page page, BlockNumber right)
 {
-	CfPageOpaque op;
-
-	if (!CfPageIsCfstore(page))
-		return false;
-	op = CfPageGetOpaque(page);
-	if (op->level != 0 || !(op->flags & CF_PAGE_LEAF))
-		return false;
-	if (op->flags & (CF_PAGE_DEAD | CF_PAGE_ROOT | CF_PAGE_INCOMPLETE_SPLIT | CF_PAGE_FREE))
-		return false;
-	return !CfPageIsRightmost(op) && op->right == right;
+	return cfLeafWithout(page, CF_PAGE_DEAD | CF_PAGE_ROOT | CF_PAGE_INCOMPLETE_SPLIT | CF_PAGE_FREE) &&
+		!CfPageIsRightmost(CfPageGetOpaque(page)) && CfPageGetOpaque(page)->right == right;
 }
 
 /* Whether the locked page is a live leaf whose left sibling is left. */
 static bool
 can_take(Page page, BlockNumber left)
 {
-	CfPageOpaque op;
-
-	if (!CfPageIsCfstore(page))
-		return false;
-	op = CfPageGetOpaque(page);
-	if (op->level != 0 || !(op->flags & CF_PAGE_LEAF))
-		return false;
-	if (op->flags & (CF_PAGE_DEAD | CF_PAGE_INCOMPLETE_SPLIT | CF_PAGE_FREE))
-		return false;
-	return op->left == left;
+	return cfLeafWithout(page, CF_PAGE_DEAD | CF_PAGE_INCOMPLETE_SPLIT | CF_PAGE_FREE) &&
+		CfPageGetOpaque(page)->left == left;
 }
 
 /* Whether the locked leaf is less than CF_MERGE_TARGET full: the compaction fills it. */
@@ -200,24 +184,6 @@ items_to_move(const CfItem *litems, int nl, Size rused, Size rcap)
 	return k;
 }
 
-/* A palloc'd copy of the high key of the locked page (NULL, 0 for the rightmost). */
-static char *
-high_key_copy(Relation rel, Page page, Size *len)
-{
-	char	   *hk = NULL;
-
-	*len = 0;
-	if (!CfPageIsRightmost(CfPageGetOpaque(page)))
-	{
-		ItemId		iid = cfPageItemId(rel, page, CF_HIKEY);
-
-		*len = ItemIdGetLength(iid);
-		hk = palloc(*len);
-		memcpy(hk, PageGetItem(page, iid), *len);
-	}
-	return hk;
-}
-
 /*
  * Move runs from the end of leaf lblk into its right sibling rblk (see the
  * file's comment), or all of them and unlink lblk, which is done only once
@@ -265,7 +231,7 @@ move_runs(Relation rel, CfRelInfo *info, BlockNumber lblk, BlockNumber rblk,
 		UnlockReleaseBuffer(lbuf);
 		return CF_MOVE_NONE;
 	}
-	lhk = high_key_copy(rel, lpage, &lhk_len);
+	lhk = cfCopyHighKey(rel, lpage, &lhk_len);
 	UnlockReleaseBuffer(lbuf);
 
 	cfRelInfoRefreshRoot(rel, info);
@@ -301,8 +267,8 @@ move_runs(Relation rel, CfRelInfo *info, BlockNumber lblk, BlockNumber rblk,
 		goto out_leaves;
 	lop = *CfPageGetOpaque(lpage);
 	rop = *CfPageGetOpaque(rpage);
-	lhk = high_key_copy(rel, lpage, &lhk_len);
-	rhk = high_key_copy(rel, rpage, &rhk_len);
+	lhk = cfCopyHighKey(rel, lpage, &lhk_len);
+	rhk = cfCopyHighKey(rel, rpage, &rhk_len);
 
 	if (k < nl)
 	{

@@ -31,8 +31,8 @@ static void insert_downlink(Relation rel, CfRelInfo *info, Buffer lbuf, CfStack 
  * A palloc'd copy of the high key of a page (its length into *len), or
  * NULL with *len 0 if the page is the rightmost of its level.
  */
-static char *
-copy_high_key(Relation rel, Page page, Size *len)
+char *
+cfCopyHighKey(Relation rel, Page page, Size *len)
 {
 	char	   *hikey = NULL;
 
@@ -195,7 +195,7 @@ cfRebuildPage(Relation rel, Buffer buf, Buffer child, const CfItem *items, int n
 	Page		page = BufferGetPage(buf);
 	CfPageOpaqueData keep = *CfPageGetOpaque(page);
 	Size		hikey_len;
-	char	   *hikey = copy_high_key(rel, page, &hikey_len);
+	char	   *hikey = cfCopyHighKey(rel, page, &hikey_len);
 	GenericXLogState *state;
 	Page		gpage;
 
@@ -450,7 +450,7 @@ cfRewritePage(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
 	CfPageOpaque op = CfPageGetOpaque(page);
 	bool		leaf = (op->level == 0);
 	Size		hikey_len;
-	char	   *hikey = copy_high_key(rel, page, &hikey_len);
+	char	   *hikey = cfCopyHighKey(rel, page, &hikey_len);
 	GenericXLogState *state;
 	Page		gpage;
 	int			nleft;
@@ -739,7 +739,7 @@ cfFinishSplit(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack)
 
 	Assert(op->flags & CF_PAGE_INCOMPLETE_SPLIT);
 	/* a flagged page has a right sibling, and so a high key */
-	copy = copy_high_key(rel, page, &len);
+	copy = cfCopyHighKey(rel, page, &len);
 	cfIndexTupleKey(rel, (CfIndexTuple) copy, &hk);
 	insert_downlink(rel, info, buf, stack, &hk, op->right);
 	splits_finished++;

@@ -481,6 +481,7 @@ cfStepRight(Relation rel, Buffer buf, BlockNumber right, uint16 level, int lockm
 }
 
 /* cfsplit.c */
+extern char *cfCopyHighKey(Relation rel, Page page, Size *len);
 extern CfItem *cfPageItems(Relation rel, Page page, int *n);
 extern void cfItemsCopy(CfItem *items, int n, int skip, int nskip);
 extern Size cfItemsSpace(const CfItem *items, int n);
@@ -710,6 +711,7 @@ typedef struct CfReclaimStats
 } CfReclaimStats;
 
 extern bool cfUnlinkLeaf(Relation rel, CfRelInfo *info, BlockNumber blkno, BufferAccessStrategy strategy);
+extern bool cfLeafWithout(Page page, uint16 excluded);
 extern OffsetNumber cfAdjacentDownlinks(Relation rel, Page ppage, BlockNumber blkno, BlockNumber right);
 extern Buffer cfTryLockPage(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy, bool cleanup);
 extern Buffer cfLockSibling(Relation rel, BlockNumber sib, BlockNumber blkno, bool left_sibling,
