@@ -33,6 +33,7 @@ OBJS = \
 	src/storage/cftableam.o \
 	src/storage/cfhooks.o \
 	src/storage/cfverify.o src/storage/cfoverflow.o src/storage/cffree.o \
+	src/storage/cfcompress.o \
 	src/storage/cfmerge.o \
 	src/storage/cfindex.o \
 	src/api/cfapi.o \
@@ -102,7 +103,7 @@ SHARD_SQL_PARTS = \
 # own code without tripping over PostgreSQL's inline functions.
 PG_CONFIG ?= pg_config
 PG_CPPFLAGS = -I$(srcdir)/src -isystem $(shell $(PG_CONFIG) --includedir-server) -isystem $(shell $(PG_CONFIG) --includedir) -std=c11 -D_GNU_SOURCE
-SHLIB_LINK = -luuid
+SHLIB_LINK = -luuid -llz4
 # libpq: the coordinator's connections to its shard servers (src/shard)
 SHLIB_LINK_INTERNAL = $(libpq)
 

@@ -26,7 +26,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PGVERSION=15
 PACKAGES=(make gcc libc6-dev postgresql-$PGVERSION postgresql-server-dev-$PGVERSION
           postgresql-$PGVERSION-pgtap libtap-parser-sourcehandler-pgtap-perl
-          postgresql-$PGVERSION-plproxy libpq-dev uuid-dev libipc-run-perl)
+          postgresql-$PGVERSION-plproxy libpq-dev uuid-dev liblz4-dev libipc-run-perl)
 PORT=${CFSTORE_PORT:-55432}
 SCRATCH=$ROOT/.scratch
 

@@ -259,6 +259,21 @@ index_column_family(const CfColumnFamily *cf, const CfColumnDef *def)
 	return ix;
 }
 
+/* The compression method a column of the catalog names (NULL: none). */
+static CfCompression
+compression_column(HeapTuple tup, TupleDesc desc, int col)
+{
+	char	   *m = SPI_getvalue(tup, desc, col);
+
+	if (m == NULL)
+		return CF_COMPRESSION_NONE;
+	if (strcmp(m, "pglz") == 0)
+		return CF_COMPRESSION_PGLZ;
+	if (strcmp(m, "lz4") == 0)
+		return CF_COMPRESSION_LZ4;
+	elog(ERROR, "unknown compression method \"%s\" in cfstore.column_family", m);
+}
+
 /* Read one column family from the catalog tables into cxt; NULL if absent. */
 static CfColumnFamily *
 read_column_family(const char *keyspace, const char *name, MemoryContext cxt)
@@ -273,7 +288,8 @@ read_column_family(const char *keyspace, const char *name, MemoryContext cxt)
 		elog(ERROR, "SPI_connect failed");
 	catalog_query("SELECT cf.id, cf.column_type, cf.comparator, cf.subcomparator, cf.key_validation_class, "
 				  "cf.default_validation_class, cf.gc_grace_seconds, cf.default_time_to_live, "
-				  "k.placement IS NOT NULL, cf.key_aliases, cf.column_aliases, cf.value_alias "
+				  "k.placement IS NOT NULL, cf.key_aliases, cf.column_aliases, cf.value_alias, "
+				  "cf.compression "
 				  "FROM cfstore.column_family cf JOIN cfstore.keyspace k ON k.name = cf.keyspace "
 				  "WHERE cf.keyspace = $1 AND cf.name = $2",
 				  2, argtypes, args, 1);
@@ -303,6 +319,7 @@ read_column_family(const char *keyspace, const char *name, MemoryContext cxt)
 		cf->key_aliases = text_array_column(tup, desc, 10, &cf->nkey_aliases);
 		cf->column_aliases = text_array_column(tup, desc, 11, &cf->ncolumn_aliases);
 		cf->value_alias = SPI_getvalue(tup, desc, 12);
+		cf->compression = compression_column(tup, desc, 13);
 		cf->cql_component = -1;
 		MemoryContextSwitchTo(old);
 

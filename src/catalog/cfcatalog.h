@@ -40,6 +40,14 @@ typedef struct CfColumnDef
 								 * composite cell name */
 } CfColumnDef;
 
+/* How a column family compresses values (compression_options; the stored method byte). */
+typedef enum CfCompression
+{
+	CF_COMPRESSION_NONE = 0,
+	CF_COMPRESSION_PGLZ = 1,
+	CF_COMPRESSION_LZ4 = 2
+} CfCompression;
+
 /* A column family, as cached. */
 typedef struct CfColumnFamily
 {
@@ -55,6 +63,7 @@ typedef struct CfColumnFamily
 	CfType	   *default_validator;
 	int32		gc_grace_seconds;
 	int32		default_time_to_live;
+	CfCompression compression;	/* for values written from now on */
 	int			ncolumns;
 	CfColumnDef *columns;		/* whole-name entries first, sorted by name under
 								 * the name comparator, then the CQL3 columns,

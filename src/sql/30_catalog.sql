@@ -52,12 +52,18 @@ CREATE TABLE cfstore.column_family (
   key_aliases              text[],
   column_aliases           text[],
   value_alias              text,
+  -- compression_options as given (describe_keyspace shows them), and the
+  -- method they choose for the values written from now on
+  -- (cfstore._compression, src/storage/cfcompress.c); NULL: none
+  compression_options      jsonb,
+  compression              text,
   UNIQUE (keyspace, name),
   CONSTRAINT column_family_name_valid CHECK (name ~ '^[A-Za-z0-9_]{1,48}$'),
   CONSTRAINT column_family_type_valid CHECK (column_type IN ('Standard', 'Super')),
   CONSTRAINT column_family_subcomparator CHECK ((column_type = 'Super') = (subcomparator IS NOT NULL)),
   CONSTRAINT column_family_gc_grace CHECK (gc_grace_seconds >= 0),
-  CONSTRAINT column_family_ttl CHECK (default_time_to_live BETWEEN 0 AND 630720000)
+  CONSTRAINT column_family_ttl CHECK (default_time_to_live BETWEEN 0 AND 630720000),
+  CONSTRAINT column_family_compression CHECK (compression IN ('pglz', 'lz4'))
 );
 COMMENT ON TABLE cfstore.column_family IS 'cfstore column families; type names are stored fully qualified';
 
@@ -584,6 +590,72 @@ BEGIN
   END LOOP;
 END $$;
 
+-- The compression method a compression_options map chooses, checked as
+-- Cassandra's CompressionParameters checks it: NULL (none) for NULL, {} or
+-- an empty sstable_compression; 'lz4' for LZ4Compressor and
+-- SnappyCompressor (the fast ones), 'pglz' for DeflateCompressor.
+CREATE FUNCTION cfstore._compression(options jsonb) RETURNS text
+LANGUAGE plpgsql IMMUTABLE
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  cls text;
+  k text;
+  v text;
+  n numeric;
+  d double precision;
+BEGIN
+  IF options IS NULL THEN
+    RETURN NULL;
+  END IF;
+  IF jsonb_typeof(options) <> 'object' THEN
+    PERFORM cfstore._error(format('compression_options must be a map, not %s', options));
+  END IF;
+  cls := options ->> 'sstable_compression';
+  IF cls <> '' THEN
+    IF strpos(cls, '.') = 0 THEN
+      cls := 'org.apache.cassandra.io.compress.' || cls;
+    END IF;
+    IF cls NOT IN ('org.apache.cassandra.io.compress.LZ4Compressor',
+                   'org.apache.cassandra.io.compress.SnappyCompressor',
+                   'org.apache.cassandra.io.compress.DeflateCompressor') THEN
+      PERFORM cfstore._error(format('Could not create Compression for type %s', cls));
+    END IF;
+  END IF;
+  FOR k, v IN SELECT e.key, CASE jsonb_typeof(e.value) WHEN 'string' THEN e.value #>> '{}'
+                                                        ELSE e.value::text END
+                FROM jsonb_each(options) e ORDER BY e.key LOOP
+    IF k = 'chunk_length_kb' THEN
+      -- Integer.parseInt, then a positive power of 2
+      IF v !~ '^[-+]?[0-9]{1,10}$' OR v::numeric NOT BETWEEN -2147483648 AND 2147483647 THEN
+        PERFORM cfstore._error('Invalid value for chunk_length_kb');
+      END IF;
+      n := v::numeric;
+      IF n <= 0 THEN
+        PERFORM cfstore._error('Invalid negative or null chunk_length_kb');
+      END IF;
+      IF (n::bigint & (n::bigint - 1)) <> 0 THEN
+        PERFORM cfstore._error('chunk_length_kb must be a power of 2');
+      END IF;
+    ELSIF k = 'crc_check_chance' THEN
+      BEGIN
+        d := v::double precision;
+      EXCEPTION WHEN invalid_text_representation THEN
+        PERFORM cfstore._error('crc_check_chance should be a double');
+      END;
+      IF d < 0 OR d > 1 THEN
+        PERFORM cfstore._error('crc_check_chance should be between 0.0 and 1.0');
+      END IF;
+    ELSIF k <> 'sstable_compression' THEN
+      PERFORM cfstore._error(format('Unknown compression options %s', k));
+    END IF;
+  END LOOP;
+  RETURN CASE WHEN cls IS NULL OR cls = '' THEN NULL
+              WHEN cls = 'org.apache.cassandra.io.compress.DeflateCompressor' THEN 'pglz'
+              ELSE 'lz4' END;
+END $$;
+COMMENT ON FUNCTION cfstore._compression(jsonb) IS
+  'Internal: the value compression (pglz, lz4 or NULL) a compression_options map chooses';
+
 -- The body of create_column_family, run as the extension's owner for its caller
 -- (src/catalog/cfddl.c).
 CREATE FUNCTION cfstore._ddl_create_column_family(
@@ -591,7 +663,7 @@ CREATE FUNCTION cfstore._ddl_create_column_family(
     comparator text, subcomparator text,
     key_validation_class text, default_validation_class text,
     column_metadata jsonb, gc_grace_seconds integer,
-    default_time_to_live integer, comment text)
+    default_time_to_live integer, comment text, compression_options jsonb)
 RETURNS void LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -599,6 +671,7 @@ DECLARE
   subcmp text;
   keycls text;
   defcls text;
+  method text;
   new_id integer;
 BEGIN
   PERFORM cfstore._check_name('Keyspace', keyspace);
@@ -629,6 +702,7 @@ BEGIN
   IF gc_grace_seconds IS NULL OR default_time_to_live IS NULL THEN
     PERFORM cfstore._error('gc_grace_seconds and default_time_to_live must not be null');
   END IF;
+  method := cfstore._compression(compression_options);
 
   PERFORM cfstore._lock_catalog();
   PERFORM cfstore._check_keyspace_owner(keyspace);
@@ -641,9 +715,10 @@ BEGIN
   PERFORM FROM cfstore._column_definitions(NULL, column_family, column_type, cmp, subcmp, defcls, column_metadata);
 
   INSERT INTO cfstore.column_family AS cf (keyspace, name, column_type, comparator, subcomparator,
-      key_validation_class, default_validation_class, gc_grace_seconds, default_time_to_live, comment)
+      key_validation_class, default_validation_class, gc_grace_seconds, default_time_to_live, comment,
+      compression_options, compression)
   VALUES (keyspace, column_family, column_type, cmp, subcmp, keycls, defcls,
-      gc_grace_seconds, default_time_to_live, comment)
+      gc_grace_seconds, default_time_to_live, comment, compression_options, method)
   RETURNING cf.id INTO new_id;
   INSERT INTO cfstore.column_definition
   SELECT * FROM cfstore._column_definitions(new_id, column_family, column_type, cmp, subcmp, defcls, column_metadata);
@@ -652,17 +727,18 @@ BEGIN
   PERFORM cfstore._index_sync(new_id, '{}');
   PERFORM cfstore._on_shards(keyspace, 'create_column_family', keyspace, column_family, column_type, cmp, subcmp,
                              keycls, defcls, column_metadata::text, gc_grace_seconds::text,
-                             default_time_to_live::text, comment);
+                             default_time_to_live::text, comment, compression_options::text);
 END $$;
 CREATE FUNCTION cfstore.create_column_family(
     keyspace text, column_family text, column_type text DEFAULT 'Standard',
     comparator text DEFAULT 'BytesType', subcomparator text DEFAULT NULL,
     key_validation_class text DEFAULT 'BytesType', default_validation_class text DEFAULT 'BytesType',
     column_metadata jsonb DEFAULT NULL, gc_grace_seconds integer DEFAULT 864000,
-    default_time_to_live integer DEFAULT 0, comment text DEFAULT NULL)
+    default_time_to_live integer DEFAULT 0, comment text DEFAULT NULL,
+    compression_options jsonb DEFAULT NULL)
 RETURNS void AS 'MODULE_PATHNAME', 'cfstore_ddl' LANGUAGE C VOLATILE;
-COMMENT ON FUNCTION cfstore.create_column_family(text, text, text, text, text, text, text, jsonb, integer, integer, text) IS
-  'Create a Standard or Super column family (needs ownership of the keyspace)';
+COMMENT ON FUNCTION cfstore.create_column_family(text, text, text, text, text, text, text, jsonb, integer, integer, text, jsonb) IS
+  'Create a Standard or Super column family (needs ownership of the keyspace); compression_options compress its values with lz4 or pglz';
 
 -- The body of update_column_family, run as the extension's owner for its caller
 -- (src/catalog/cfddl.c).
@@ -670,7 +746,7 @@ CREATE FUNCTION cfstore._ddl_update_column_family(
     keyspace text, column_family text, default_validation_class text,
     key_validation_class text, column_metadata jsonb,
     gc_grace_seconds integer, default_time_to_live integer,
-    comment text)
+    comment text, compression_options jsonb)
 RETURNS void LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -680,6 +756,7 @@ DECLARE
   old_meta jsonb;
   old_defs cfstore.column_definition[];
   old_ddl text;
+  method text;
 BEGIN
   PERFORM cfstore._check_keyspace_exists(keyspace);
   PERFORM cfstore._lock_catalog();
@@ -706,6 +783,7 @@ BEGIN
     PERFORM cfstore._error('Cannot change a column family between counter and non-counter', '0A000');
   END IF;
   PERFORM cfstore._check_cf_numbers(gc_grace_seconds, default_time_to_live);
+  method := cfstore._compression(compression_options);
 
   IF column_metadata IS NULL THEN
     -- keep the definitions, but check them against the new default validator
@@ -726,7 +804,10 @@ BEGIN
          key_validation_class = keycls,
          gc_grace_seconds = coalesce(_ddl_update_column_family.gc_grace_seconds, c.gc_grace_seconds),
          default_time_to_live = coalesce(_ddl_update_column_family.default_time_to_live, c.default_time_to_live),
-         comment = coalesce(_ddl_update_column_family.comment, c.comment)
+         comment = coalesce(_ddl_update_column_family.comment, c.comment),
+         compression_options = coalesce(_ddl_update_column_family.compression_options, c.compression_options),
+         compression = CASE WHEN _ddl_update_column_family.compression_options IS NULL THEN c.compression
+                            ELSE method END
    WHERE c.id = cf.id;
   SELECT coalesce(array_agg(d), '{}') INTO old_defs
     FROM cfstore.column_definition d WHERE d.column_family_id = cf.id;
@@ -745,16 +826,17 @@ BEGIN
                              _ddl_update_column_family.column_metadata::text,
                              _ddl_update_column_family.gc_grace_seconds::text,
                              _ddl_update_column_family.default_time_to_live::text,
-                             _ddl_update_column_family.comment);
+                             _ddl_update_column_family.comment,
+                             _ddl_update_column_family.compression_options::text);
 END $$;
 CREATE FUNCTION cfstore.update_column_family(
     keyspace text, column_family text, default_validation_class text DEFAULT NULL,
     key_validation_class text DEFAULT NULL, column_metadata jsonb DEFAULT NULL,
     gc_grace_seconds integer DEFAULT NULL, default_time_to_live integer DEFAULT NULL,
-    comment text DEFAULT NULL)
+    comment text DEFAULT NULL, compression_options jsonb DEFAULT NULL)
 RETURNS void AS 'MODULE_PATHNAME', 'cfstore_ddl' LANGUAGE C VOLATILE;
-COMMENT ON FUNCTION cfstore.update_column_family(text, text, text, text, jsonb, integer, integer, text) IS
-  'Change a column family''s validators, column_metadata, gc_grace_seconds, default_time_to_live or comment; NULL leaves a setting unchanged';
+COMMENT ON FUNCTION cfstore.update_column_family(text, text, text, text, jsonb, integer, integer, text, jsonb) IS
+  'Change a column family''s validators, column_metadata, gc_grace_seconds, default_time_to_live, comment or compression_options; NULL leaves a setting unchanged';
 
 -- The Thrift CfDef of a column family as jsonb.
 CREATE FUNCTION cfstore._cf_def(cf cfstore.column_family) RETURNS jsonb
@@ -785,7 +867,8 @@ SET search_path = pg_catalog, pg_temp AS $$
     'comment', cf.comment)
   || jsonb_strip_nulls(jsonb_build_object('key_aliases', to_jsonb(cf.key_aliases),
                                           'column_aliases', to_jsonb(cf.column_aliases),
-                                          'value_alias', cf.value_alias))
+                                          'value_alias', cf.value_alias,
+                                          'compression_options', cf.compression_options))
 $$;
 
 -- The Thrift KsDef of a keyspace row as jsonb.

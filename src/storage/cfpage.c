@@ -20,7 +20,8 @@
  *	xmin, cmin	zig-zag varint of the xid difference with the previous
  *				unfrozen cell's (0 before the first), varint cmin (only
  *				without CF_CELL_FROZEN)
- *	value		varint length, bytes
+ *	value		varint length, bytes; CF_VALUE_COMPRESSED added to the
+ *				length if the bytes are a compressed form (cfcompress.c)
  *
  * An item may be longer than its run: the rest is room to grow, so that a
  * cell appended to the last run of a row is written in place.
@@ -467,7 +468,7 @@ cell_size(const CfRun *run, int i, CfNameCursor *nc, TransactionId *prevxid)
 		sz += varint_len(zigzag((int32) (c->xmin - *prevxid))) + varint_len(c->cmin);
 		*prevxid = c->xmin;
 	}
-	sz += varint_len(c->valuelen) + c->valuelen;
+	sz += varint_len(c->valuelen + (c->compressed ? CF_VALUE_COMPRESSED : 0)) + c->valuelen;
 	return sz;
 }
 
@@ -521,7 +522,8 @@ encode_cell(uint8 *p, const CfRun *run, int i, CfNameCursor *nc, TransactionId *
 		p += cfVarintPut(p, c->cmin);
 		*prevxid = c->xmin;
 	}
-	p += cfVarintPut(p, c->valuelen);
+	Assert(c->valuelen < CF_VALUE_COMPRESSED);
+	p += cfVarintPut(p, c->valuelen + (c->compressed ? CF_VALUE_COMPRESSED : 0));
 	memcpy(p, c->value, c->valuelen);
 	p += c->valuelen;
 	return p - start;
@@ -819,6 +821,9 @@ cfRunDecode(Relation rel, const char *src, Size len, CfRun *run, MemoryContext c
 			c->cmin = 0;
 		}
 		p += varint_get(rel, p, &v);
+		c->compressed = v >= CF_VALUE_COMPRESSED;
+		if (c->compressed)
+			v -= CF_VALUE_COMPRESSED;
 		if (p + v > end)
 			cfCorrupt(rel, InvalidBlockNumber, "Cell %d of a run has a value that runs past the run's end.", i);
 		c->value = p;

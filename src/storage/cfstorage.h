@@ -194,9 +194,18 @@ typedef struct CfCell
 	TransactionId xmin;
 	CommandId	cmin;
 	uint8		flags;
+	bool		compressed;		/* value is a compressed form (cfcompress.c) */
 	uint8	   *flagsp;			/* decoded: the flag byte in the item, for hints */
 	const uint8 *nameref;		/* with CF_CELL_LONG_NAME */
 } CfCell;
+
+/*
+ * A compressed value is stored with CF_VALUE_COMPRESSED added to its
+ * length varint (an inline value is never that long), so the flag byte,
+ * which is full, need not say so.  With CF_CELL_LONG_VALUE the compressed
+ * form is what the chain holds.
+ */
+#define CF_VALUE_COMPRESSED		0x4000
 
 /* A run being built or decoded. */
 typedef struct CfRun
@@ -326,15 +335,24 @@ extern Size cfOverflowLength(const uint8 *ref);
 extern uint8 *cfOverflowRead(Relation rel, const uint8 *ref);
 extern const uint8 *cfCellValueLong(Relation rel, const CfCell *cell, int *len);
 
+/* cfcompress.c */
+/* Values shorter than this are stored as they are. */
+#define CF_COMPRESS_MIN			32
+/* The most bytes cfValueCompress writes for len bytes. */
+#define CF_COMPRESS_BOUND(len)	(1 + 5 + (len) + (len) / 255 + 16 + 4)
+extern int	cfValueCompress(CfCompression method, const uint8 *src, int len, uint8 *dst);
+extern const uint8 *cfValueDecompress(Relation rel, const uint8 *src, int len, int *rawlen);
+extern const uint8 *cfCellValueStored(Relation rel, const CfCell *cell, int *len);
+
 /*
- * A cell's value: its stored bytes, or the value a reference stands for
- * (read into the current memory context) if it is stored out of line.
+ * A cell's value: its stored bytes, or (read into the current memory
+ * context) the value a reference or a compressed form stands for.
  */
 static inline const uint8 *
 cfCellValue(Relation rel, const CfCell *cell, int *len)
 {
-	if (unlikely(cell->flags & CF_CELL_LONG_VALUE))
-		return cfCellValueLong(rel, cell, len);
+	if (unlikely((cell->flags & CF_CELL_LONG_VALUE) || cell->compressed))
+		return cfCellValueStored(rel, cell, len);
 	*len = cell->valuelen;
 	return cell->value;
 }

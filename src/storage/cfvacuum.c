@@ -406,6 +406,7 @@ keep_cell(CfVacuum *v, const CfRun *run, CfCell *cell, CfXminState st, uint8 *de
 		deltime_buf[2] = (uint8) (t >> 8);
 		deltime_buf[3] = (uint8) t;
 		cell->flags = (cell->flags & ~(CF_CELL_EXPIRING | CF_CELL_LONG_VALUE)) | CF_CELL_TOMBSTONE;
+		cell->compressed = false;
 		cell->value = deltime_buf;
 		cell->valuelen = 4;
 		cell->ttl = 0;

@@ -220,11 +220,11 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 				CfKey		ck;
 
 				cfCellKey(&run, &run.cells[i], &ck);
-				if (run.cells[i].flags & CF_CELL_LONG_VALUE)
+				if ((run.cells[i].flags & CF_CELL_LONG_VALUE) || run.cells[i].compressed)
 				{
 					int			vlen;
 
-					/* the chain is whole and its checksum holds */
+					/* the chain is whole, its checksum holds, the value decompresses */
 					pfree((void *) cfCellValue(rel, &run.cells[i], &vlen));
 				}
 				if (prev.valid && cfKeyCompare(&info->order, &prev.key, &ck) > 0)

@@ -218,11 +218,27 @@ cfWriteCell(Relation rel, const CfWrite *w)
 	if (cf->nindexes > 0)
 		cfIndexWrite(rel, w, &cell);
 
-	/* long names and values go out of line first (cfoverflow.c) */
+	/*
+	 * Values are compressed as the column family says (cfcompress.c), then
+	 * long names and values go out of line (cfoverflow.c).
+	 */
 	if (CfPartIsLong(cell.namelen))
 	{
 		cfOverflowWrite(rel, cell.name, cell.namelen, nameref);
 		cell.nameref = nameref;
+	}
+	if (w->kind == CF_WRITE_COLUMN && cf->compression != CF_COMPRESSION_NONE &&
+		cell.valuelen >= CF_COMPRESS_MIN)
+	{
+		uint8	   *form = palloc(CF_COMPRESS_BOUND(cell.valuelen));
+		int			len = cfValueCompress(cf->compression, cell.value, cell.valuelen, form);
+
+		if (len > 0)
+		{
+			cell.value = form;
+			cell.valuelen = len;
+			cell.compressed = true;
+		}
 	}
 	if (cell.valuelen > CF_VALUE_INLINE)
 	{

@@ -96,19 +96,36 @@ SELECT cfstore.create_column_family('Dump', 'Later', comparator => 'UTF8Type',
 SELECT cfstore.insert('Dump', 'Later', 'k', 'forever', 'v', writetime => 1);
 SELECT cfstore.update_column_family('Dump', 'Later', default_time_to_live => 1000);
 SELECT cfstore.insert('Dump', 'Later', 'k', 'defaulted', 'v', writetime => 1);
+
+-- compressed values (lz4): documents, long documents (compressed, then
+-- still out of line), values that do not compress, short values
+SELECT cfstore.create_column_family('Dump', 'Zip', comparator => 'UTF8Type',
+  key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type',
+  compression_options => '{"sstable_compression": "LZ4Compressor", "chunk_length_kb": 64}');
+SELECT count(cfstore.insert('Dump', 'Zip', 'z' || r, 'doc' || lpad(c::text, 3, '0'),
+         format('{"id": %s, "user": "u%s", "tags": ["a", "b"], "body": "%s"}', c, r, repeat('word ' || c || ' ', 60)),
+         writetime => c, ttl => CASE WHEN c % 7 = 0 THEN 86400 * 365 END))
+  FROM generate_series(1, 30) r, generate_series(1, 40) c;
+SELECT cfstore.insert('Dump', 'Zip', 'z1', 'long' || i, repeat('long document ' || i, 2000), writetime => 1)
+  FROM generate_series(1, 3) i;
+SELECT cfstore.insert('Dump', 'Zip', 'z2', 'noise' || i,
+         (SELECT string_agg(md5(i::text || j::text), '') FROM generate_series(1, 20) j), writetime => 1)
+  FROM generate_series(1, 5) i;
+SELECT cfstore.insert('Dump', 'Zip', 'z3', 'short', 'v', writetime => 1);
 });
 
 # What must survive: every CF's slices (text forms, writetime, ttl), the raw
 # rows of its storage relation (with the absolute expiry instants), the
 # counter totals and the count of live cells.
-my @cfs = qw(Std Sup Cnt SupCnt Tl Later);
+my @cfs = qw(Std Sup Cnt SupCnt Tl Later Zip);
 my %keys = (
 	Std => q{SELECT 'row' || i FROM generate_series(1, 200) i UNION ALL SELECT 'brow' UNION ALL SELECT repeat('k', 900)},
 	Sup => q{SELECT 'srow' || i FROM generate_series(1, 20) i},
 	Cnt => q{SELECT 'crow' || i FROM generate_series(0, 29) i},
 	SupCnt => q{SELECT 'srow' || i FROM generate_series(0, 4) i},
 	Tl => q{SELECT 'user1'},
-	Later => q{SELECT 'k'});
+	Later => q{SELECT 'k'},
+	Zip => q{SELECT 'z' || i FROM generate_series(1, 30) i});
 
 # One line per column family: md5 of the slices, md5 of the raw rows, live
 # cells, md5 of the rows of its foreign table.
@@ -163,6 +180,16 @@ is($node->safe_psql('src', join(' UNION ALL ', map {
 		qq{SELECT '$_' WHERE (SELECT count(*) FROM "Dump"."$_") <> (SELECT live_cells FROM cfstore.stats('Dump', '$_'))}
 	} @cfs)), '', 'source: each foreign table has a row per live cell');
 
+# the values of Zip are stored compressed: its file is less than half of
+# what they weigh (uncompressed, it would be more)
+my $zip_ratio = q{
+SELECT (SELECT sum(length(value::bytea)) FROM "Dump"."Zip")
+       / pg_relation_size(cfstore._storage_relation('Dump', 'Zip')::regclass) > 2,
+       (SELECT cf_defs -> 'compression_options' FROM jsonb_array_elements(cfstore.describe_keyspace('Dump') -> 'cf_defs') cf_defs
+         WHERE cf_defs ->> 'name' = 'Zip')};
+my $zip_expected = qq{t|{"chunk_length_kb": 64, "sstable_compression": "LZ4Compressor"}};
+is($node->safe_psql('src', $zip_ratio), $zip_expected, 'source: Zip\'s values are compressed');
+
 my $tmp = PostgreSQL::Test::Utils::tempdir;
 $node->command_ok([ 'pg_dump', '-Fc', '-f', "$tmp/src.dump", 'src' ], 'pg_dump -Fc with data');
 
@@ -177,6 +204,8 @@ ok(defined $first_storage && $last_catalog < $first_storage,
 $node->safe_psql('postgres', 'CREATE DATABASE dst');
 $node->command_ok([ 'pg_restore', '--exit-on-error', '-d', 'dst', "$tmp/src.dump" ], 'pg_restore');
 is(snapshot('dst'), $before, 'pg_restore: the same slices, raw rows (expiry instants) and live cells');
+is($node->safe_psql('dst', $zip_ratio), $zip_expected,
+	'pg_restore: compression_options restored, and the restored values compressed');
 is($node->safe_psql('dst', $totals), $totals_before, 'pg_restore: the same counter totals');
 for my $cf (@cfs)
 {

@@ -73,7 +73,7 @@ SELECT cfstore.create_column_family('%ks', 'Sup', column_type => 'Super', compar
 SELECT cfstore.create_column_family('%ks', 'Cnt', comparator => 'UTF8Type', key_validation_class => 'UTF8Type',
   default_validation_class => 'CounterColumnType');
 SELECT cfstore.create_column_family('%ks', 'Long', comparator => 'TimeUUIDType', key_validation_class => 'LongType',
-  default_validation_class => 'UTF8Type');
+  default_validation_class => 'UTF8Type', compression_options => '{"sstable_compression": "LZ4Compressor"}');
 };
 for my $ks ('Here', 'There')
 {
@@ -360,6 +360,12 @@ is($co->safe_psql('postgres', qq{SELECT string_agg(column_name, ',') FROM cfstor
 	'the coordinator reconnects to the shard once it is back');
 ($ret, $out, $err) = $co->psql('postgres', q{SELECT cfstore.update_column_family('There', 'Std', key_validation_class => 'AsciiType')});
 like($err, qr/key validator of column family Std cannot change/, 'a sharded column family keeps its key validator');
+$co->safe_psql('postgres', q{SELECT cfstore.update_column_family('There', 'Std',
+  compression_options => '{"sstable_compression": "DeflateCompressor"}')});
+is(on_shards(q{SELECT string_agg(name || ':' || compression || ':' || compression_options::text, ' ' ORDER BY name)
+  FROM cfstore.column_family WHERE keyspace = 'There' AND compression IS NOT NULL}),
+	join(',', ('Long:lz4:{"sstable_compression": "LZ4Compressor"} Std:pglz:{"sstable_compression": "DeflateCompressor"}') x 2),
+	'the shards compress as the coordinator\'s compression_options say, when sharded and after an update');
 
 # a CQL3 table in the sharded keyspace: its definition reaches the shards,
 # whose canonical tables keep the cells' shape the coordinator reads

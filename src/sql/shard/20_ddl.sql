@@ -35,7 +35,8 @@ SET search_path = pg_catalog, pg_temp AS $$
                      'index_type', d ->> 'index_type', 'index_name', d ->> 'index_name')))
               FROM jsonb_array_elements(cfstore._cf_def(cf) -> 'column_metadata') d
              WHERE d ->> 'component_index' IS NULL)::text,
-           cf.gc_grace_seconds::text, cf.default_time_to_live::text, cf.comment)
+           cf.gc_grace_seconds::text, cf.default_time_to_live::text, cf.comment,
+           cf.compression_options::text)
   ]
   -- a CQL3 table's names and columns
   || coalesce((
