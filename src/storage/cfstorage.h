@@ -96,20 +96,6 @@ CfPageIsCfstore(Page page)
 #define CF_HIKEY ((OffsetNumber) 1)
 #define CfPageFirstData(op) (CfPageIsRightmost(op) ? FirstOffsetNumber : OffsetNumberNext(CF_HIKEY))
 
-/* Contents of the metapage (block 0), after the page header. */
-typedef struct CfMetaPageData
-{
-	uint32		magic;
-	uint32		version;
-	BlockNumber root;
-	uint32		root_level;
-	int32		cf_id;			/* the column family (cfstore.column_family.id) */
-	uint32		dead_pages;		/* unlinked leaves not yet reclaimed (cffree.c) */
-	uint64		live_cells;		/* unused, zero: the planner reads pg_class.reltuples */
-} CfMetaPageData;
-
-#define CfPageGetMeta(page) ((CfMetaPageData *) PageGetContents(page))
-
 /* The largest run image; a run is rewritten whole when a cell is added. */
 #define CF_RUN_MAX			480
 /*
@@ -123,6 +109,28 @@ typedef struct CfMetaPageData
 #define CF_LONGREF_SIZE		12
 #define CF_KEY_MAX			(3 * CF_PART_INLINE)
 #define CfPartIsLong(len)	((len) > CF_PART_INLINE)
+
+/* Contents of the metapage (block 0), after the page header. */
+typedef struct CfMetaPageData
+{
+	uint32		magic;
+	uint32		version;
+	BlockNumber root;
+	uint32		root_level;
+	int32		cf_id;			/* the column family (cfstore.column_family.id) */
+	uint32		dead_pages;		/* unlinked leaves not yet reclaimed (cffree.c) */
+	uint64		live_cells;		/* unused, zero: the planner reads pg_class.reltuples */
+	/*
+	 * The dictionary of the values compressed with lz4 (cfcompress.c): a
+	 * reference to an overflow chain, set once, never changed; all zeroes
+	 * while there is none.  (Metapages of older builds end before it, and
+	 * read as zeroes there.)
+	 */
+	uint8		dict_ref[CF_LONGREF_SIZE];
+} CfMetaPageData;
+
+#define CfPageGetMeta(page) ((CfMetaPageData *) PageGetContents(page))
+
 
 /* ---------------------------------------------------------------------
  * Keys
@@ -340,7 +348,8 @@ extern const uint8 *cfCellValueLong(Relation rel, const CfCell *cell, int *len);
 #define CF_COMPRESS_MIN			32
 /* The most bytes cfValueCompress writes for len bytes. */
 #define CF_COMPRESS_BOUND(len)	(1 + 5 + (len) + (len) / 255 + 16 + 4)
-extern int	cfValueCompress(CfCompression method, const uint8 *src, int len, uint8 *dst);
+extern int	cfValueCompress(Relation rel, CfCompression method, const uint8 *src, int len, uint8 *dst);
+extern bool cfDictRef(Relation rel, uint8 *ref);
 extern const uint8 *cfValueDecompress(Relation rel, const uint8 *src, int len, int *rawlen);
 extern const uint8 *cfCellValueStored(Relation rel, const CfCell *cell, int *len);
 
@@ -385,6 +394,9 @@ typedef struct CfRelInfo
 	 */
 	BlockNumber rootcopy_blkno;
 	bool		rootcopy_stale;
+	/* the metapage's dict_ref once read (dict_known); it never changes once set */
+	bool		dict_known;
+	uint8		dict_ref[CF_LONGREF_SIZE];
 	FullTransactionId rootcopy_fxid;	/* the next xid when it was taken: cfRootCopyUsable */
 	PGAlignedBlock rootcopy;
 	/*

@@ -1013,6 +1013,7 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 				old;
 	uint32		dead_before,
 				dead_now;
+	uint8		dict_ref[CF_LONGREF_SIZE];
 
 	memset(&v, 0, sizeof(v));
 	v.rel = rel;
@@ -1145,6 +1146,8 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 	 * it would read every overflow page, and the free pages wait for the
 	 * next VACUUM that removes long parts or finds dead leaves.
 	 */
+	if (npages > 0 && cfDictRef(rel, dict_ref))
+		mark_ref(&v, dict_ref);		/* the metapage's: the dictionary (cfcompress.c) */
 	if (npages > 0 && ((v.saw_long && v.removed > 0) || dead_now > 0 || !v.saw_long))
 	{
 		walk_internal(&v, strategy, mark_internal);

@@ -459,6 +459,11 @@ check_walk(Relation rel, bool exact)
 void
 cfVerifyTree(Relation rel)
 {
+	uint8		dict_ref[CF_LONGREF_SIZE];
+
+	/* the dictionary of compressed values: whole, and its checksum holds */
+	if (cfDictRef(rel, dict_ref))
+		pfree(cfOverflowRead(rel, dict_ref));
 	if (!check_walk(rel, false))
 		return;
 	if (!RecoveryInProgress())

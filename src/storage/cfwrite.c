@@ -231,7 +231,7 @@ cfWriteCell(Relation rel, const CfWrite *w)
 		cell.valuelen >= CF_COMPRESS_MIN)
 	{
 		uint8	   *form = palloc(CF_COMPRESS_BOUND(cell.valuelen));
-		int			len = cfValueCompress(cf->compression, cell.value, cell.valuelen, form);
+		int			len = cfValueCompress(rel, cf->compression, cell.value, cell.valuelen, form);
 
 		if (len > 0)
 		{
