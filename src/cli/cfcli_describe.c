@@ -36,7 +36,7 @@ metadata_name(const CfType *names, const bytea *name)
 
 /* Print one column family (describeColumnFamily). */
 static void
-describe_cf(CliSession *s, const CfColumnFamily *cf, const char *comment)
+describe_cf(CliSession *s, const CfColumnFamily *cf, const char *comment, const char *compression)
 {
 	cfCliPrint(s, "    ColumnFamily: %s%s", cf->name, cf->is_super ? " (Super)" : "");
 	if (comment && comment[0])
@@ -74,6 +74,11 @@ describe_cf(CliSession *s, const CfColumnFamily *cf, const char *comment)
 		}
 	}
 	cfCliPrint(s, "      Compaction Strategy: org.apache.cassandra.db.compaction.SizeTieredCompactionStrategy");
+	if (compression != NULL)
+	{
+		cfCliPrint(s, "      Compression Options:");
+		cfCliPrint(s, "%s", compression);
+	}
 }
 
 /* Print a keyspace and its column families (describeKeySpace). */
@@ -84,8 +89,10 @@ cfCliDescribeKeyspace(CliSession *s, const char *keyspace)
 	Datum		values[1];
 	List	   *cfs = NIL;
 	List	   *comments = NIL;
+	List	   *compressions = NIL;
 	ListCell   *lc,
-			   *cc;
+			   *cc,
+			   *zc;
 	char	   *strategy;
 	char	   *options;
 
@@ -102,26 +109,34 @@ cfCliDescribeKeyspace(CliSession *s, const char *keyspace)
 	}
 	strategy = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
 	options = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
-	if (SPI_execute_with_args("SELECT name, comment FROM cfstore.column_family WHERE keyspace = $1 "
+	/* compression options as Cassandra's CfDef gives them back: the class fully qualified */
+	if (SPI_execute_with_args("SELECT name, comment, "
+							  "CASE WHEN compression IS NOT NULL THEN "
+							  "(SELECT string_agg('        ' || o.key || ': ' || "
+							  "CASE WHEN o.key = 'sstable_compression' AND strpos(o.value, '.') = 0 "
+							  "THEN 'org.apache.cassandra.io.compress.' || o.value ELSE o.value END, "
+							  "E'\\n' ORDER BY o.key) FROM jsonb_each_text(compression_options) o) END "
+							  "FROM cfstore.column_family WHERE keyspace = $1 "
 							  "ORDER BY name COLLATE \"C\"", 1, types, values, NULL, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the column families of %s", keyspace);
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
 		cfs = lappend(cfs, SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
 		comments = lappend(comments, SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2));
+		compressions = lappend(compressions, SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 3));
 	}
 	cfCliPrint(s, "Keyspace: %s:", keyspace);
 	cfCliPrint(s, "  Replication Strategy: %s", strategy);
 	cfCliPrint(s, "  Durable Writes: true");
 	cfCliPrint(s, "    Options: %s", options);
 	cfCliPrint(s, "  Column Families:");
-	forboth(lc, cfs, cc, comments)
+	forthree(lc, cfs, cc, comments, zc, compressions)
 	{
 		const CfColumnFamily *cf = cfCatalogLookup(keyspace, lfirst(lc));
 
 		/* CQL3 tables are left out of describe, as the cli leaves them out */
 		if (cf == NULL || cf->key_aliases != NULL)
 			continue;
-		describe_cf(s, cf, lfirst(cc));
+		describe_cf(s, cf, lfirst(cc), lfirst(zc));
 	}
 }

@@ -900,6 +900,35 @@ metadata_json(const CliAttr *a, const CfType *names)
 	return buf.data;
 }
 
+/*
+ * The JSON object of a cli {k: v, ...} map (or [{k: v, ...}]), as
+ * Cassandra's cli reads strategy and compression options: values as text.
+ */
+static char *
+options_json(const CliAttr *a)
+{
+	const CliAttr *h = a->is_array ? (a->array ? linitial(a->array) : NULL) : a;
+	StringInfoData buf;
+	ListCell   *pc;
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '{');
+	if (h != NULL)
+		foreach(pc, h->hash)
+		{
+			char	   *k = linitial((List *) lfirst(pc));
+			CliAttr    *v = lsecond((List *) lfirst(pc));
+
+			if (buf.len > 1)
+				appendStringInfoChar(&buf, ',');
+			escape_json(&buf, k);
+			appendStringInfoChar(&buf, ':');
+			escape_json(&buf, v->text ? v->text : "");
+		}
+	appendStringInfoChar(&buf, '}');
+	return buf.data;
+}
+
 /* create / update column family name with ... */
 static void
 run_column_family(CliSession *s, CliStmt *st)
@@ -915,7 +944,8 @@ run_column_family(CliSession *s, CliStmt *st)
 	const char *gc = NULL;
 	const char *ttl = NULL;
 	const char *comment = NULL;
-	const char *args[11];
+	const char *compression = NULL;
+	const char *args[12];
 	ListCell   *lc;
 
 	if (st->kind == CLI_UPDATE_CF)
@@ -970,8 +1000,9 @@ run_column_family(CliSession *s, CliStmt *st)
 			if (d < 0 || d > 1)
 				cfCliError("java.lang.RuntimeException: Error: %s must be between 0 and 1.", n);
 		}
-		else if (pg_strcasecmp(n, "compression_options") == 0 ||
-				 pg_strcasecmp(n, "compaction_strategy_options") == 0 ||
+		else if (pg_strcasecmp(n, "compression_options") == 0)
+			compression = options_json(a);
+		else if (pg_strcasecmp(n, "compaction_strategy_options") == 0 ||
 				 pg_strcasecmp(n, "memtable_operations") == 0 || pg_strcasecmp(n, "memtable_throughput") == 0 ||
 				 pg_strcasecmp(n, "min_compaction_threshold") == 0 ||
 				 pg_strcasecmp(n, "max_compaction_threshold") == 0 ||
@@ -1002,8 +1033,9 @@ run_column_family(CliSession *s, CliStmt *st)
 		args[8] = gc ? gc : "864000";
 		args[9] = ttl ? ttl : "0";
 		args[10] = comment;
+		args[11] = compression;
 		cfCqlRunText("SELECT cfstore.create_column_family($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::integer, "
-				 "$10::integer, $11)", 11, args);
+				 "$10::integer, $11, $12::jsonb)", 12, args);
 		return;
 	}
 	if (column_type || cmp || subcmp)
@@ -1015,7 +1047,9 @@ run_column_family(CliSession *s, CliStmt *st)
 	args[5] = gc;
 	args[6] = ttl;
 	args[7] = comment;
-	cfCqlRunText("SELECT cfstore.update_column_family($1, $2, $3, $4, $5::jsonb, $6::integer, $7::integer, $8)", 8, args);
+	args[8] = compression;
+	cfCqlRunText("SELECT cfstore.update_column_family($1, $2, $3, $4, $5::jsonb, $6::integer, $7::integer, $8, "
+				 "$9::jsonb)", 9, args);
 }
 
 /* create / update keyspace name with placement_strategy = ... and strategy_options = {...} */

@@ -110,6 +110,38 @@ int_property(const CfCqlProperty *prop)
 	return prop->value;
 }
 
+/*
+ * The compression_options of a "compression" property: its map as a JSON
+ * object, which must name sstable_compression (Cassandra 1.2's CFPropDefs).
+ */
+static char *
+compression_property(const CfCqlProperty *prop)
+{
+	StringInfoData buf;
+	ListCell   *lc;
+	bool		has_class = false;
+
+	if (prop->value != NULL)
+		cfInvalidRequest("Invalid value for property '%s'. It should be a map.", prop->name);
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '{');
+	foreach(lc, prop->map)
+	{
+		List	   *pair = lfirst(lc);
+
+		if (buf.len > 1)
+			appendStringInfoChar(&buf, ',');
+		escape_json(&buf, linitial(pair));
+		appendStringInfoChar(&buf, ':');
+		escape_json(&buf, lsecond(pair));
+		has_class |= strcmp(linitial(pair), "sstable_compression") == 0;
+	}
+	appendStringInfoChar(&buf, '}');
+	if (prop->map != NIL && !has_class)
+		cfInvalidRequest("Missing sub-option 'sstable_compression' for the 'compression' option.");
+	return buf.data;
+}
+
 /* CREATE KEYSPACE name WITH replication = {...} (or 1.1's strategy_class form). */
 static void
 create_keyspace(CfCqlStmt *stmt)
@@ -243,6 +275,7 @@ create_table(CfCqlStmt *stmt, const char *keyspace)
 	const char *defcls = "BytesType";
 	const char *value_alias = NULL;
 	const char *comment = NULL;
+	const char *compression = NULL;
 	const char *gc_grace = "864000";
 	const char *ttl = "0";
 	const char *args[11];
@@ -412,13 +445,14 @@ create_table(CfCqlStmt *stmt, const char *keyspace)
 			gc_grace = int_property(prop);
 		else if (strcmp(prop->name, "default_time_to_live") == 0)
 			ttl = int_property(prop);
+		else if (strcmp(prop->name, "compression") == 0)
+			compression = compression_property(prop);
 		else if (strcmp(prop->name, "read_repair_chance") == 0 ||
 				 strcmp(prop->name, "dclocal_read_repair_chance") == 0 ||
 				 strcmp(prop->name, "replicate_on_write") == 0 ||
 				 strcmp(prop->name, "caching") == 0 ||
 				 strcmp(prop->name, "bloom_filter_fp_chance") == 0 ||
 				 strcmp(prop->name, "compaction") == 0 ||
-				 strcmp(prop->name, "compression") == 0 ||
 				 strcmp(prop->name, "populate_io_cache_on_flush") == 0)
 			continue;			/* Cassandra's tuning: nothing to map to */
 		else
@@ -436,8 +470,9 @@ create_table(CfCqlStmt *stmt, const char *keyspace)
 	args[6] = gc_grace;
 	args[7] = ttl;
 	args[8] = comment;
+	args[9] = compression;
 	cfCqlRunText("SELECT cfstore.create_column_family($1, $2, 'Standard', $3, NULL, $4, $5, $6::jsonb, "
-			"$7::integer, $8::integer, $9)", 9, args);
+			"$7::integer, $8::integer, $9, $10::jsonb)", 10, args);
 	args[2] = names_array(stmt->partition_key);
 	args[3] = names_array(stmt->clustering);
 	args[4] = value_alias;
@@ -638,6 +673,11 @@ alter_table(CfCqlStmt *stmt, const char *keyspace)
 					{
 						args[2] = int_property(prop);
 						cfCqlRunText("SELECT cfstore.update_column_family($1, $2, default_time_to_live => $3::integer)", 3, args);
+					}
+					else if (strcmp(prop->name, "compression") == 0)
+					{
+						args[2] = compression_property(prop);
+						cfCqlRunText("SELECT cfstore.update_column_family($1, $2, compression_options => $3::jsonb)", 3, args);
 					}
 				}
 			}

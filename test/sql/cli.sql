@@ -160,6 +160,23 @@ SELECT cli($$use Demo; create column family Bad with comparator = LongType and c
 SELECT cli($$use Demo; set Users[rollback][first] = 'x'; set Users[rollback][age] = 'x';$$);
 SELECT count(*) FROM cfstore.get_slice('Demo', 'Users', 'rollback');
 SELECT count(*) FROM cfstore.column_family WHERE name = 'Raw2';
+-- compression_options: Cassandra's map, kept as given, shown by describe
+-- with the class fully qualified; an unknown class is Cassandra's error
+SELECT cli($$
+use Demo;
+create column family Docs with comparator = UTF8Type and default_validation_class = UTF8Type
+  and compression_options = {sstable_compression: SnappyCompressor, chunk_length_kb: 64};
+set Docs[d1][body] = '{"text": "a document that is long enough to be compressed", "lang": "en"}';
+get Docs[d1][body];
+update column family Docs with compression_options = {sstable_compression: 'org.apache.cassandra.io.compress.DeflateCompressor'};
+$$);
+SELECT name, compression_options, compression FROM cfstore.column_family WHERE name = 'Docs';
+SELECT l FROM cli($$describe Demo;$$) l
+ WHERE l ~ 'ColumnFamily: Docs|Compression Options|sstable_compression|chunk_length_kb';
+SELECT cli($$use Demo; create column family Bad with compression_options = {sstable_compression: Lz5Compressor};$$);
+SELECT cli($$use Demo; update column family Docs with compression_options = {sstable_compression: SnappyCompressor, chunk_length_kb: 3};$$);
+SELECT count(*) FROM cfstore.column_family WHERE name = 'Bad';
+
 -- a script is one call: use does not carry over
 SELECT cli($$use Demo;$$);
 SELECT cli($$list Users;$$);

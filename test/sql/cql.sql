@@ -362,6 +362,19 @@ SELECT cfstore.cql($$INSERT INTO t (k) VALUES (1)$$, 'twissandra');
 SELECT column_name, value FROM cfstore.get_slice('twissandra', 't', 1);
 SELECT cfstore.cql($$SELECT * FROM t$$, 'twissandra');
 
+-- WITH compression: the column family's compression_options
+SELECT cfstore.cql($$CREATE TABLE docs (id text PRIMARY KEY, body text)
+  WITH compression = {'sstable_compression': 'LZ4Compressor', 'chunk_length_kb': 64}$$, 'twissandra');
+SELECT cfstore.cql($$INSERT INTO docs (id, body) VALUES ('d1', 'a document that is long enough to be compressed, and it is')$$, 'twissandra');
+SELECT cfstore.cql($$SELECT * FROM docs$$, 'twissandra');
+SELECT cfstore.cql($$ALTER TABLE docs WITH compression = {'sstable_compression': 'DeflateCompressor'}$$, 'twissandra');
+SELECT compression_options, compression FROM cfstore.column_family WHERE name = 'docs';
+SELECT cfstore.cql($$ALTER TABLE docs WITH compression = {'chunk_length_kb': 64}$$, 'twissandra');
+SELECT cfstore.cql($$ALTER TABLE docs WITH compression = 'LZ4Compressor'$$, 'twissandra');
+SELECT cfstore.cql($$CREATE TABLE docs2 (id text PRIMARY KEY) WITH compression = {'sstable_compression': 'ZipCompressor'}$$, 'twissandra');
+SELECT cfstore.cql($$ALTER TABLE docs WITH compression = {}$$, 'twissandra');
+SELECT compression_options, compression FROM cfstore.column_family WHERE name = 'docs';
+
 -- TRUNCATE, DROP TABLE, DROP KEYSPACE
 SELECT cfstore.cql($$TRUNCATE stats$$, 'twissandra');
 SELECT cfstore.cql($$SELECT * FROM stats$$, 'twissandra');
