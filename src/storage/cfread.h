@@ -150,6 +150,7 @@ typedef struct CfColumn
 	/* standard columns: the winner so far (doc/semantics.md §4) */
 	bool		tomb;			/* winner is a tombstone or expired */
 	int64		ts;
+	TransactionId xmin;			/* the winner's inserting transaction */
 	bytea	   *value;
 	int32		ttl;
 	uint32		expires_at;

@@ -142,6 +142,7 @@ column_add(CfSliceState *s, const CfCell *cell)
 	col->any = true;
 	col->tomb = tomb;
 	col->ts = cell->writetime;
+	col->xmin = cell->xmin;
 	col->ttl = (cell->flags & CF_CELL_EXPIRING) ? cell->ttl : 0;
 	col->expires_at = (cell->flags & CF_CELL_EXPIRING) ? cell->expires_at : 0;
 	if (tomb)
@@ -247,6 +248,7 @@ column_resolve(CfSliceState *s, const CfColumn *col, int64 container_del, CfOutC
 		out->writetime = col->ts;
 		out->ttl = col->ttl;
 		out->expires_at = col->expires_at;
+		out->xmin = col->xmin;
 	}
 	out_bytes(s, (const uint8 *) VARDATA(col->name), VARSIZE(col->name) - VARHDRSZ, value, vlen, out);
 	return true;
@@ -398,6 +400,7 @@ lone_finish(CfSliceState *s, CfCell *cell, Buffer buf)
 	 * cfSliceFeed's samples.  out_bytes sets the pointers.
 	 */
 	out->writetime = cell->writetime;
+	out->xmin = cell->xmin;
 	out->ttl = expiring ? cell->ttl : 0;
 	out->expires_at = expiring ? cell->expires_at : 0;
 	out->is_counter = false;

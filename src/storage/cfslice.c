@@ -411,6 +411,7 @@ sample_feed(void *arg, const CfRun *run, CfCell *cell, Buffer buf)
 		o->value = cfMakeBytea(v, vlen);
 	}
 	o->writetime = cell->writetime;
+	o->xmin = cell->xmin;
 	o->is_counter = (cell->flags & CF_CELL_COUNTER) != 0;
 	o->ttl = (cell->flags & CF_CELL_EXPIRING) ? cell->ttl : 0;
 	o->expires_at = cell->expires_at;

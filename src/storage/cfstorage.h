@@ -575,6 +575,8 @@ typedef struct CfOutCell
 	int32		ttl;			/* 0 = does not expire */
 	uint32		expires_at;
 	bool		is_counter;
+	/* the version's inserting transaction (FrozenTransactionId if frozen; counters: invalid) */
+	TransactionId xmin;
 } CfOutCell;
 
 /* What a slice asks for. */

@@ -295,9 +295,12 @@ slot_bytea(TupleTableSlot *slot, int att)
 	return DatumGetByteaPP(slot->tts_values[att]);
 }
 
-/* Insert a row of the column family cf's relation: one cell version. */
+/*
+ * Insert a row of the column family cf's relation: one cell version, the
+ * current transaction's, or xmin's (VACUUM FULL: see CfWrite).
+ */
 static void
-insert_row(Relation rel, const CfColumnFamily *cf, TupleTableSlot *slot, CommandId cid)
+insert_row(Relation rel, const CfColumnFamily *cf, TupleTableSlot *slot, CommandId cid, TransactionId xmin)
 {
 	CfWrite		w;
 	bytea	   *key,
@@ -338,6 +341,7 @@ insert_row(Relation rel, const CfColumnFamily *cf, TupleTableSlot *slot, Command
 	w.exact_ttl = true;
 	w.expires_at = slot->tts_isnull[6] ? 0 : (uint32) DatumGetInt32(slot->tts_values[6]);
 	w.cid = cid;
+	w.xmin = xmin;
 	cfWriteCell(rel, &w);
 
 	slot->tts_tableOid = RelationGetRelid(rel);
@@ -350,7 +354,7 @@ cf_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid,
 				int options pg_attribute_unused(),
 				struct BulkInsertStateData *bistate pg_attribute_unused())
 {
-	insert_row(rel, cfRelationColumnFamily(rel), slot, cid);
+	insert_row(rel, cfRelationColumnFamily(rel), slot, cid, InvalidTransactionId);
 }
 
 /* INSERT ... ON CONFLICT is refused. */
@@ -384,7 +388,7 @@ cf_multi_insert(Relation rel, TupleTableSlot **slots, int nslots, CommandId cid,
 		return;
 	cf = cfRelationColumnFamily(rel);
 	for (int i = 0; i < nslots; i++)
-		insert_row(rel, cf, slots[i], cid);
+		insert_row(rel, cf, slots[i], cid, InvalidTransactionId);
 }
 
 /* DELETE on a storage relation is refused (cfstore.remove() deletes). */
@@ -496,12 +500,21 @@ cf_relation_copy_data(Relation rel, const RelFileNode *newrnode)
 	smgrclose(dstrel);
 }
 
-/* VACUUM FULL / CLUSTER: copy the live cells into the new storage. */
+/*
+ * VACUUM FULL / CLUSTER: copy the live cells into the new storage.  Each
+ * keeps the transaction that wrote it, frozen if every snapshot sees it
+ * (committed before OldestXmin), so that a snapshot taken before VACUUM
+ * FULL that reads the new storage later sees a column written since then
+ * as absent, as it saw it before, rather than the copy as new; and
+ * relfrozenxid becomes OldestXmin.  Counter totals are the copying
+ * transaction's.  (What the latest snapshot no longer sees is not copied:
+ * README "Limitations".)
+ */
 static void
 cf_relation_copy_for_cluster(Relation OldTable, Relation NewTable, Relation OldIndex,
 							 bool use_sort pg_attribute_unused(),
-							 TransactionId OldestXmin pg_attribute_unused(),
-							 TransactionId *xid_cutoff pg_attribute_unused(),
+							 TransactionId OldestXmin,
+							 TransactionId *xid_cutoff,
 							 MultiXactId *multi_cutoff pg_attribute_unused(), double *num_tuples,
 							 double *tups_vacuumed, double *tups_recently_dead)
 {
@@ -509,6 +522,8 @@ cf_relation_copy_for_cluster(Relation OldTable, Relation NewTable, Relation OldI
 	CfOutCell	c;
 	TupleTableSlot *slot;
 	Snapshot	snapshot;
+	const CfColumnFamily *cf = cfRelationColumnFamily(NewTable);
+	CommandId	cid = GetCurrentCommandId(true);
 
 	if (OldIndex != NULL)
 		not_supported(OldTable, "CLUSTER", "cfstore tables are always clustered by row key and column name.");
@@ -518,14 +533,21 @@ cf_relation_copy_for_cluster(Relation OldTable, Relation NewTable, Relation OldI
 	scan = cfRelScanBegin(OldTable, snapshot);
 	while (cfRelScanNext(scan, &c))
 	{
+		TransactionId xmin = c.xmin;
+
+		if (!TransactionIdIsNormal(xmin) || TransactionIdPrecedes(xmin, OldestXmin))
+			xmin = c.is_counter ? InvalidTransactionId : FrozenTransactionId;
 		store_cell(slot, NewTable, &c, 0);
-		cf_tuple_insert(NewTable, slot, GetCurrentCommandId(true), 0, NULL);
+		insert_row(NewTable, cf, slot, cid, xmin);
 		*num_tuples += 1;
 		CHECK_FOR_INTERRUPTS();
 	}
 	cfRelScanEnd(scan);
 	ExecDropSingleTupleTableSlot(slot);
 	UnregisterSnapshot(snapshot);
+	/* every cell left unfrozen is OldestXmin's or later (the counters: this transaction's) */
+	if (TransactionIdIsNormal(OldestXmin) && TransactionIdFollows(OldestXmin, *xid_cutoff))
+		*xid_cutoff = OldestXmin;
 }
 
 /* VACUUM: see cfvacuum.c. */

@@ -154,8 +154,21 @@ cfWriteCell(Relation rel, const CfWrite *w)
 	memset(&cell, 0, sizeof(cell));
 	cell.name = w->name;
 	cell.namelen = w->namelen;
-	cell.xmin = GetCurrentTransactionId();
-	cell.cmin = w->cid;
+	if (!TransactionIdIsValid(w->xmin))
+	{
+		cell.xmin = GetCurrentTransactionId();
+		cell.cmin = w->cid;
+	}
+	else if (w->xmin == FrozenTransactionId)
+	{
+		cell.xmin = FrozenTransactionId;
+		cell.flags |= CF_CELL_FROZEN;
+	}
+	else
+	{
+		cell.xmin = w->xmin;
+		cell.flags |= CF_CELL_XMIN_COMMITTED;
+	}
 
 	switch (w->kind)
 	{

@@ -46,6 +46,12 @@ typedef struct CfWrite
 								 * the storage relation: restores, VACUUM FULL) */
 	uint32		expires_at;		/* with ttl: keep this expiry (restores), 0 = now + ttl */
 	CommandId	cid;
+	/*
+	 * Invalid: the cell is the current transaction's (cid).  Else the
+	 * committed transaction whose cell VACUUM FULL copies, or
+	 * FrozenTransactionId for one every snapshot sees.
+	 */
+	TransactionId xmin;
 } CfWrite;
 
 extern void cfInvalidRequest(const char *fmt,...) pg_attribute_printf(1, 2) pg_attribute_noreturn();
