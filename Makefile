@@ -69,6 +69,7 @@ OBJS = \
 	src/object/cfobject_value.o \
 	src/shard/cfshard.o \
 	src/shard/cfshard_xact.o \
+	src/shard/cfpq.o \
 	src/shard/cfshard_table.o \
 	src/shard/cfshard_mapreduce.o \
 	src/shard/cfshard_plan.o
@@ -104,8 +105,8 @@ SHARD_SQL_PARTS = \
 PG_CONFIG ?= pg_config
 PG_CPPFLAGS = -I$(srcdir)/src -isystem $(shell $(PG_CONFIG) --includedir-server) -isystem $(shell $(PG_CONFIG) --includedir) -std=c11 -D_GNU_SOURCE
 SHLIB_LINK = -luuid -llz4
-# libpq: the coordinator's connections to its shard servers (src/shard)
-SHLIB_LINK_INTERNAL = $(libpq)
+# libpq (the coordinator's connections to its shard servers) is opened at
+# the first connection, not linked: src/shard/cfpq.h
 
 REGRESS = $(patsubst test/sql/%.sql,%,$(sort $(wildcard test/sql/*.sql)))
 REGRESS_OPTS = --inputdir=test --outputdir=test/output --load-extension=cfstore

@@ -53,6 +53,7 @@
 #include "utils/memutils.h"
 
 #include "fdw/cffdw.h"
+#include "shard/cfpq.h"
 #include "shard/cfshard.h"
 #include "storage/cfwrite.h"
 
@@ -247,6 +248,9 @@ shard_error_context(void *arg pg_attribute_unused())
 {
 	StringInfoData down;
 
+	/* cfShardQuery loaded libpq before the call (not here: this runs inside error reporting) */
+	if (!cfPqLoaded())
+		return;
 	initStringInfo(&down);
 	for (int i = 0; i < cf_nservers; i++)
 		if (PQping(psprintf("%s connect_timeout=5", cf_server_conninfo[i])) != PQPING_OK)
@@ -274,6 +278,7 @@ cfShardQuery(const char *query, int nargs, Oid *types, Datum *values, const bool
 
 	for (int i = 0; i < nargs; i++)
 		n[i] = nulls[i] ? 'n' : ' ';
+	cfPqLoad();					/* for shard_error_context's pings */
 	context.callback = shard_error_context;
 	context.arg = NULL;
 	context.previous = error_context_stack;

@@ -44,7 +44,6 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
-#include "libpq-fe.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "storage/latch.h"
@@ -53,6 +52,7 @@
 #include "utils/memutils.h"
 
 #include "api/cfremote.h"
+#include "shard/cfpq.h"
 #include "shard/cfshard.h"
 
 PG_FUNCTION_INFO_V1(cfstore_shard_apply);
@@ -175,6 +175,7 @@ conn_open(CfShardConn *c)
 
 	if (c->keywords[0] == NULL)
 		server_params(c);
+	cfPqLoad();
 	conn = PQconnectdbParams(c->keywords, c->values, false);
 	if (conn == NULL || PQstatus(conn) != CONNECTION_OK)
 	{
