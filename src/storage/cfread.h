@@ -76,7 +76,7 @@ typedef struct CfWalk
 	bool		started;
 	bool		finished;
 	CfKey		start;			/* where the first page is read from */
-	CfKey		end;			/* forward: no key above it is wanted (has_end) */
+	CfKey		end;			/* no key beyond it (forward: above; backward: below) is wanted (has_end) */
 	bool		has_end;
 	bool		has_start;
 	BlockNumber next;			/* forward: next page; backward: the page just read */

@@ -143,16 +143,19 @@ cfSliceBegin(Relation rel, const CfSliceSpec *spec, Snapshot snapshot)
 		s->done = true;
 	slice_start(s, &pos);
 	cfWalkInit(&s->walk, rel, s->info, &pos, s->backward, s->pagecxt, s->cxt, snapshot);
-	if (!s->backward)
 	{
-		/* nothing past the row's end: the walk stops at a high key above it */
+		/*
+		 * Nothing past the row's end (forward) or before its start
+		 * (backward): the walk stops at a high key above it, or at a
+		 * landing page whose low key is at or below it.
+		 */
 		CfKey		end;
 
 		memset(&end, 0, sizeof(end));
 		end.key = (const uint8 *) VARDATA_ANY(s->key);
 		end.keylen = VARSIZE_ANY_EXHDR(s->key);
 		end.nparts = 1;
-		end.bound = 1;
+		end.bound = s->backward ? -1 : 1;
 		cfWalkSetEnd(&s->walk, &end);
 	}
 	MemoryContextSwitchTo(old);

@@ -506,6 +506,7 @@ cfWalkStep(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn reso
 	Buffer		prev;
 	bool		standby = (w->horizon != NULL);
 	bool		first_step = !w->started;
+	bool		lowkey_known = false;	/* w->lowkey is this page's */
 
 	if (w->finished)
 		return false;
@@ -520,6 +521,7 @@ cfWalkStep(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn reso
 			w->finished = true;
 			return false;
 		}
+		lowkey_known = true;
 		if (landing && !landing(arg, buf, &w->lowkey))
 		{
 			/* a reader never holds two page locks: let go before reading others */
@@ -529,6 +531,7 @@ cfWalkStep(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn reso
 			resolve(arg, BufferGetBlockNumber(buf), left);
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
 			buf = cfMoveRight(w->rel, w->info, buf, &w->start, BUFFER_LOCK_SHARE);
+			lowkey_known = false;	/* it may be a page further right */
 		}
 		from = w->has_start ? &w->start : NULL;
 	}
@@ -580,6 +583,14 @@ cfWalkStep(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn reso
 	{
 		w->next = BufferGetBlockNumber(buf);
 		w->prev = op->left;
+		/*
+		 * Every key left of the landing page is below its low key (or below
+		 * a lower one, if VACUUM moved runs into the page since the descent
+		 * read it: key space only moves right).
+		 */
+		if (w->has_end && !stopped && lowkey_known &&
+			cfKeyCompare(&w->info->order, &w->lowkey, &w->end) <= 0)
+			w->prev = InvalidBlockNumber;
 	}
 	else
 	{
@@ -633,10 +644,11 @@ cfWalkStep(CfWalk *w, CfFeedFn fn, void *arg, CfLandFn landing, CfResolveFn reso
 }
 
 /*
- * Tell a forward walk that no key above end is wanted (a slice of one row:
- * the row's end): it stops at a page whose high key is above end, instead
- * of reading the next page to find that it starts with another row.  end's
- * parts must live as long as the walk.
+ * Tell a walk that no key beyond end is wanted (a slice of one row: the
+ * row's end, or going backward its start).  Forward, it stops at a page
+ * whose high key is above end, instead of reading the next page to find
+ * that it starts with another row; backward, at a landing page whose low
+ * key is at or below end.  end's parts must live as long as the walk.
  */
 void
 cfWalkSetEnd(CfWalk *w, const CfKey *end)

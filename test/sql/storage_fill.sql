@@ -59,19 +59,25 @@ SELECT cfstore._storage_relation('Fill', 'Small') AS small_rel \gset
 INSERT INTO :small_rel (key, column_name, value, writetime)
   SELECT convert_to('m' || lpad(i::text, 5, '0'), 'UTF8'), convert_to(c, 'UTF8'), convert_to(md5(i || c), 'UTF8'), 1
     FROM generate_series(1, 2000) i, unnest(ARRAY['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) c;
-CREATE FUNCTION pg_temp.leaf_reads(k text) RETURNS bigint LANGUAGE plpgsql AS $$
+CREATE FUNCTION pg_temp.leaf_reads(k text, rev boolean DEFAULT false) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
   rel oid := cfstore._storage_relation('Fill', 'Small')::regclass;
   before bigint := pg_stat_get_xact_blocks_fetched(rel);
   n bigint;
 BEGIN
-  SELECT count(*) INTO n FROM cfstore.get_slice('Fill', 'Small', k);
+  SELECT count(*) INTO n FROM cfstore.get_slice('Fill', 'Small', k, reversed => rev);
   RETURN pg_stat_get_xact_blocks_fetched(rel) - before;
 END $$;
 SELECT count(*) FROM cfstore.get_slice('Fill', 'Small', 'm00001');
 SELECT leaf_pages > 20 AS many_leaves FROM cfstore.stats('Fill', 'Small');
 SELECT count(*) FILTER (WHERE r > 1) AS rows_reading_two_leaves, count(*) AS rows
   FROM (SELECT pg_temp.leaf_reads('m' || lpad(i::text, 5, '0')) AS r FROM generate_series(1, 2000) i) s;
+-- and a reversed slice of the first row on a leaf stops at the leaf's low
+-- key, which lies at or below the row's start, instead of reading the leaf
+-- to its left to find that it ends with another row
+SELECT count(*) FILTER (WHERE r > 1) AS reversed_rows_reading_two_leaves, count(*) AS rows
+  FROM (SELECT pg_temp.leaf_reads('m' || lpad(i::text, 5, '0'), true) AS r FROM generate_series(1, 2000) i) s;
+SELECT count(*), min(column_name), max(column_name) FROM cfstore.get_slice('Fill', 'Small', 'm01000', reversed => true);
 -- 200 rows of 100 columns arriving in key order, as a sorted COPY, a
 -- pg_restore or VACUUM FULL writes them: the rightmost leaf splits 90/10
 -- whatever rows it holds, so the leaves fill (split at the row boundary
