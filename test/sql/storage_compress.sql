@@ -153,3 +153,32 @@ SELECT count(cfstore.add('Zip', 'Counts', 'k', 'c', i)) FROM generate_series(1, 
 SELECT value FROM cfstore.get('Zip', 'Counts', 'k', 'c');
 
 SELECT cfstore.drop_keyspace('Zip');
+
+-- a role without privileges of its own: compression in its keyspace, its
+-- hostile maps refused, and no way to change another owner's setting
+CREATE ROLE regress_zip_owner;
+CREATE ROLE regress_zip_other;
+DO $$ BEGIN EXECUTE format('GRANT CREATE ON DATABASE %I TO regress_zip_owner', current_database()); END $$;
+SET ROLE regress_zip_owner;
+SELECT cfstore.create_keyspace('ZipOwned');
+SELECT cfstore.create_column_family('ZipOwned', 'Docs', default_validation_class => 'UTF8Type',
+         compression_options => '{"sstable_compression": "LZ4Compressor"}');
+SELECT count(cfstore.insert('ZipOwned', 'Docs', 'k', 'c' || i, repeat('owned document ', 10 + i)))
+  FROM generate_series(1, 20) i;
+SELECT count(*), sum(length(value)) FROM cfstore.get_slice('ZipOwned', 'Docs', 'k'::text);
+SELECT cfstore.update_column_family('ZipOwned', 'Docs',
+         compression_options => jsonb_build_object('sstable_compression', repeat('x', 300)));
+SELECT cfstore.update_column_family('ZipOwned', 'Docs',
+         compression_options => '{"sstable_compression": "LZ4Compressor", "chunk_length_kb": {"a": [1]}}');
+SELECT cfstore._compression('{}');
+SET ROLE regress_zip_other;
+SELECT cfstore.update_column_family('ZipOwned', 'Docs', compression_options => '{}');
+SELECT count(*) FROM cfstore.get_slice('ZipOwned', 'Docs', 'k'::text);
+RESET ROLE;
+SELECT compression FROM cfstore.column_family WHERE keyspace = 'ZipOwned';
+SET ROLE regress_zip_owner;
+SELECT cfstore.drop_keyspace('ZipOwned');
+RESET ROLE;
+DO $$ BEGIN EXECUTE format('REVOKE CREATE ON DATABASE %I FROM regress_zip_owner', current_database()); END $$;
+DROP ROLE regress_zip_owner;
+DROP ROLE regress_zip_other;
