@@ -35,6 +35,7 @@ OBJS = \
 	src/storage/cfverify.o src/storage/cfoverflow.o src/storage/cffree.o \
 	src/storage/cfcompress.o \
 	src/storage/cfmerge.o \
+	src/storage/cfshrink.o \
 	src/storage/cfindex.o \
 	src/api/cfapi.o \
 	src/api/cfmutate.o \

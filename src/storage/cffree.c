@@ -393,7 +393,9 @@ note_dead_high_keys(Relation rel, const CfBlockSet *tree, const CfBlockSet *used
  * before oldest_xmin; the chains of the high keys of dead leaves not yet
  * freed are kept too.  Pages already free, and new pages a crash left
  * empty, are recorded in the free space map again (it is not crash-safe).
- * Counts go to st.
+ * Counts go to st, and the set of the pages free after the scan, with the
+ * dead leaves still held (cfShrink moves pages into both), in the current
+ * memory context.
  */
 void
 cfReclaimPages(Relation rel, const CfBlockSet *tree, const CfBlockSet *heads, bool overflow,
@@ -414,6 +416,7 @@ cfReclaimPages(Relation rel, const CfBlockSet *tree, const CfBlockSet *heads, bo
 	UnlockRelationForExtension(rel, ExclusiveLock);
 	cfBlockSetInit(&used, nblocks);
 	memset(st, 0, sizeof(*st));
+	cfBlockSetInit(&st->free, nblocks);
 	if (overflow)
 	{
 		CfBlockSet	kept;
@@ -438,7 +441,11 @@ cfReclaimPages(Relation rel, const CfBlockSet *tree, const CfBlockSet *heads, bo
 		if (kind == CF_RECLAIM_NONE || kind == CF_RECLAIM_DEAD_HELD)
 		{
 			if (kind == CF_RECLAIM_DEAD_HELD)
+			{
 				st->dead_left++;
+				cfBlockSetAdd(&st->free, blkno);
+				st->nfree++;
+			}
 			UnlockReleaseBuffer(buf);
 			vacuum_delay_point();
 			continue;
@@ -463,6 +470,12 @@ cfReclaimPages(Relation rel, const CfBlockSet *tree, const CfBlockSet *heads, bo
 		else if (kind == CF_RECLAIM_DEAD_HELD)
 			st->dead_left++;
 		UnlockReleaseBuffer(buf);
+		/* a held dead leaf is no use to others, but cfShrink moves pages into it */
+		if (kind != CF_RECLAIM_NONE)
+		{
+			cfBlockSetAdd(&st->free, blkno);
+			st->nfree++;
+		}
 		/* after the page's lock: the map may take the extension lock to grow */
 		if (kind != CF_RECLAIM_NONE && kind != CF_RECLAIM_DEAD_HELD)
 		{

@@ -740,6 +740,8 @@ typedef struct CfReclaimStats
 	BlockNumber overflow_freed; /* overflow pages freed */
 	BlockNumber leaves_freed;	/* dead leaves freed */
 	BlockNumber dead_left;		/* dead leaves some snapshot may still reach */
+	CfBlockSet	free;			/* the free, new and dead pages the scan found */
+	BlockNumber nfree;			/* how many */
 } CfReclaimStats;
 
 extern bool cfUnlinkLeaf(Relation rel, CfRelInfo *info, BlockNumber blkno, BufferAccessStrategy strategy);
@@ -771,8 +773,20 @@ extern void cfMergeInit(void);
 extern void cfCompactLeaves(Relation rel, CfRelInfo *info, const BlockNumber *leaves, int n,
 							CfBlockSet *tree, BufferAccessStrategy strategy, CfCompactStats *st);
 
-/* cfvacuum.c */
+/* cfshrink.c: moving tree pages off the end of the file and cutting it */
 struct VacuumParams;
+typedef struct CfShrinkStats
+{
+	BlockNumber moved;			/* tree pages moved nearer the start */
+	BlockNumber truncated;		/* pages cut off the end */
+	bool		lock_missed;	/* the lock could not be had */
+	bool		lock_waiters;	/* stopped because a backend waited for the lock */
+} CfShrinkStats;
+
+extern void cfShrink(Relation rel, CfRelInfo *info, const CfBlockSet *free, BlockNumber nfree,
+					 struct VacuumParams *params, CfShrinkStats *st);
+
+/* cfvacuum.c */
 extern void cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strategy);
 
 /* varints (cfpage.c) */

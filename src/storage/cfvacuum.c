@@ -182,6 +182,7 @@ typedef struct CfVacuum
 	CfCompactStats compact;		/* underfull leaves compacted */
 	uint64		splits_before;	/* cfSplitsFinished() when VACUUM began */
 	CfReclaimStats reclaim;		/* pages freed */
+	CfShrinkStats shrink;		/* pages moved and cut off */
 } CfVacuum;
 
 /* Append blkno to list (in the current memory context). */
@@ -1155,6 +1156,8 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 					   v.oldest_xmin, strategy, &v.reclaim);
 		if (v.reclaim.dead_left != dead_now)
 			cfMetaSetDeadPages(rel, v.reclaim.dead_left);
+		/* free pages are known now: move tree pages off the end and cut it (cfshrink.c) */
+		cfShrink(rel, v.info, &v.reclaim.free, v.reclaim.nfree, params, &v.shrink);
 	}
 	/* this backend's image of the root may name leaves freed just now */
 	if (v.unlinked > 0 || v.compact.unlinked > 0 || v.reclaim.leaves_freed > 0)
@@ -1169,9 +1172,12 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 	pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared, v.live, v.removed);
 	pgstat_progress_end_command();
 	ereport((params->options & VACOPT_VERBOSE) ? INFO : DEBUG2,
-			(errmsg("vacuumed cfstore table \"%s\": %.0f leaf pages, %.0f live columns, %.0f versions removed, %.0f frozen, %u empty leaves unlinked, %u leaves moved runs into their right siblings and %u more gave all and were unlinked, %u unlinked leaves and %u overflow pages freed, %u unlinked leaves still reachable, %u splits left unfinished by a crash completed",
+			(errmsg("vacuumed cfstore table \"%s\": %.0f leaf pages, %.0f live columns, %.0f versions removed, %.0f frozen, %u empty leaves unlinked, %u leaves moved runs into their right siblings and %u more gave all and were unlinked, %u unlinked leaves and %u overflow pages freed, %u unlinked leaves still reachable, %u splits left unfinished by a crash completed, %u pages moved and %u cut off the end%s",
 					RelationGetRelationName(rel), v.pages, v.live, v.removed, v.frozen, v.unlinked,
 					v.compact.moved, v.compact.unlinked,
 					v.reclaim.leaves_freed, v.reclaim.overflow_freed, v.reclaim.dead_left,
-					(unsigned int) (cfSplitsFinished() - v.splits_before))));
+					(unsigned int) (cfSplitsFinished() - v.splits_before),
+					v.shrink.moved, v.shrink.truncated,
+					v.shrink.lock_missed ? " (the lock to cut it could not be had)" :
+					v.shrink.lock_waiters ? " (stopped for a backend waiting for the table)" : "")));
 }

@@ -79,7 +79,8 @@ SELECT cfstore.insert('ks', 'overflowleaf', 's', 1, (SELECT string_agg(md5(i::te
                       writetime => 1);
 });
 # the middle of the row expires and VACUUM unlinks the leaves it filled;
-# they are freed only by a later VACUUM, so they stay unlinked
+# they are freed only by a later VACUUM, so they stay unlinked (and no
+# moving of pages into them and cutting of the file: TRUNCATE false)
 for my $cf (@unlinked)
 {
 	$node->safe_psql('postgres', qq{
@@ -91,7 +92,7 @@ SELECT count(cfstore.insert('ks', '$cf', 'r', i, repeat('v', 40), writetime => 1
 sleep(3);
 for my $cf (@unlinked)
 {
-	$node->safe_psql('postgres', "VACUUM " . storage($cf));
+	$node->safe_psql('postgres', "VACUUM (TRUNCATE false) " . storage($cf));
 }
 
 for my $cf (@plain, @items, @loops, @unlinked)

@@ -30,7 +30,8 @@ $primary->init(allows_streaming => 1);
 $primary->append_conf('postgresql.conf', "autovacuum = off\n");
 # no compaction of underfull leaves (020_merge covers it): it freezes the
 # cells of the leaves it fills, which moves relfrozenxid, and the VACUUMs
-# below must leave pg_class as it is
+# below must leave pg_class as it is; and no cutting of the file
+# (TRUNCATE false): the freed leaves must stay for the chain to take
 $primary->append_conf('postgresql.conf', "cfstore.vacuum_compact_leaves = off\n");
 $primary->start;
 # rows r000 .. r099 of 40 columns, about three to a leaf, and a row w of
@@ -66,7 +67,7 @@ SELECT count(cfstore.remove('ks', 'c', 'w', 'c' || lpad(i::text, 4, '0'), writet
   FROM generate_series(11, 3000) i;
 });
 my $deleted = time;
-$primary->safe_psql('postgres', "VACUUM $rel");
+$primary->safe_psql('postgres', "VACUUM (TRUNCATE false) $rel");
 is($primary->safe_psql('postgres', q{SELECT live_cells || ' ' || tombstones FROM cfstore.stats('ks', 'c')}),
 	(20 * 40 + 10) . ' ' . (80 + 2990), 'VACUUM keeps the tombstones for gc_grace_seconds');
 $primary->wait_for_catchup($standby);
@@ -96,11 +97,11 @@ my $class = qq{SELECT relpages || ' ' || reltuples || ' ' || relfrozenxid || ' '
   FROM pg_class WHERE oid = '$rel'::regclass};
 my $class0 = $primary->safe_psql('postgres', $class);
 sleep(1) while time <= $deleted + $grace + 1;
-$primary->safe_psql('postgres', "VACUUM $rel");
+$primary->safe_psql('postgres', "VACUUM (TRUNCATE false) $rel");
 my $dead = $flagged->(0x40);
 cmp_ok($dead, '>=', 20, 'VACUUM unlinks the emptied leaves once gc_grace_seconds is past');
 $primary->safe_psql('postgres', 'SELECT txid_current()') for 1 .. 2;
-$primary->safe_psql('postgres', "VACUUM $rel");
+$primary->safe_psql('postgres', "VACUUM (TRUNCATE false) $rel");
 is($flagged->(0x40), '0', 'the next VACUUM frees them');
 is($flagged->(0x20), $dead, 'all of them');
 is($primary->safe_psql('postgres', $class), $class0, 'neither VACUUM changed pg_class');
