@@ -124,9 +124,17 @@ can_take(Page page, BlockNumber left)
 bool
 cfLeafUnderfull(Relation rel, Page page)
 {
+	return cfLeafUnderfullWithout(rel, page, 0);
+}
+
+/* Whether the locked leaf would be less than CF_MERGE_TARGET full with less bytes fewer. */
+bool
+cfLeafUnderfullWithout(Relation rel, Page page, Size less)
+{
 	int			n;
 	CfItem	   *items = cfPageItems(rel, page, &n);
-	bool		under = cfItemsSpace(items, n) * 100 < cfRebuiltCapacity(page) * CF_MERGE_TARGET;
+	Size		space = cfItemsSpace(items, n);
+	bool		under = (space - Min(space, less)) * 100 < cfRebuiltCapacity(page) * CF_MERGE_TARGET;
 
 	pfree(items);
 	return under;

@@ -769,6 +769,7 @@ typedef struct CfCompactStats
 
 extern bool cf_vacuum_compact_leaves;
 extern bool cfLeafUnderfull(Relation rel, Page page);
+extern bool cfLeafUnderfullWithout(Relation rel, Page page, Size less);
 extern void cfMergeInit(void);
 extern void cfCompactLeaves(Relation rel, CfRelInfo *info, const BlockNumber *leaves, int n,
 							CfBlockSet *tree, BufferAccessStrategy strategy, CfCompactStats *st);

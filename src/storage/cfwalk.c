@@ -227,7 +227,7 @@ cfCheckHorizon(Relation rel, Page page, Snapshot snapshot)
 		ereport(ERROR,
 				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
 				 errmsg("canceling statement due to conflict with recovery"),
-				 errdetail("VACUUM on the primary removed cell versions of cfstore table \"%s\" that the query's snapshot might need.",
+				 errdetail("VACUUM on the primary removed or froze cell versions of cfstore table \"%s\" that the query's snapshot might need.",
 						   RelationGetRelationName(rel)),
 				 errhint("Set hot_standby_feedback = on on the standby to keep them.")));
 }

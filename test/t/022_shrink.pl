@@ -5,7 +5,8 @@
 #   read there equals the model, verify accepts its tree, and its file is
 #   the primary's size.  A standby transaction holding the table when the
 #   lock is replayed is cancelled as a conflict with recovery
-#   (max_standby_streaming_delay), as for heap's truncation.
+#   (max_standby_streaming_delay), as for heap's truncation.  A standby
+#   snapshot older than cells VACUUM froze at once does not see them.
 # - Crashes: a session holds the table while VACUUM waits for its lock
 #   (pg_stat_progress_vacuum says "truncating heap"); it lets go and the
 #   server is stopped in immediate mode a moment later: before, during or
@@ -95,6 +96,37 @@ ok(!defined $fetched, 'the standby transaction holding the table was cancelled')
 like(slurp_file($standby->logfile), qr/terminating connection due to conflict with recovery/,
 	'as a conflict with recovery');
 eval { $holder->quit };
+
+# Freezing at once (the compaction's leaves and those freezing leaves
+# underfull, cfvacuum.c) stamps the leaves for standbys as removing
+# versions does: a standby snapshot taken while the loading transaction
+# was running must not see its cells once they are frozen.
+$primary->safe_psql('postgres', q{SELECT cfstore.create_column_family('ks', 'f', comparator => 'LongType',
+  key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type')});
+my $frel = $primary->safe_psql('postgres', q{SELECT cfstore._storage_relation('ks', 'f')});
+my $loader = $primary->background_psql('postgres');
+$loader->query_safe(qq{BEGIN; INSERT INTO $frel (key, column_name, value, writetime)
+SELECT convert_to('r' || (i % 300), 'UTF8'), int8send(i / 300), convert_to(md5(i::text), 'UTF8'), 1000 + i
+  FROM generate_series(0::bigint, 300 * 100 - 1) i});
+$primary->wait_for_catchup($standby);
+my $old = $standby->background_psql('postgres', on_error_stop => 0);
+$old->query_safe('BEGIN ISOLATION LEVEL REPEATABLE READ');
+is($old->query_safe("SELECT count(*) FROM $frel"), '0', 'a standby snapshot taken during the load sees none of it');
+$loader->query_safe('COMMIT');
+$loader->quit;
+$primary->safe_psql('postgres', "VACUUM (TRUNCATE false) $frel");
+$primary->wait_for_catchup($standby);
+my ($count, $cancelled) = $old->query("SELECT count(*) FROM $frel");
+if ($cancelled)
+{
+	like($old->{stderr}, qr/conflict with recovery/, 'after VACUUM froze them, its read is cancelled');
+}
+else
+{
+	is($count, '0', 'after VACUUM froze them, it still sees none');
+}
+$old->quit;
+is($standby->safe_psql('postgres', "SELECT count(*) FROM $frel"), '30000', 'a new snapshot sees them all');
 $standby->stop;
 
 # Crashes around the moves: a session holds the table, so VACUUM waits
