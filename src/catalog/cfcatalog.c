@@ -541,8 +541,43 @@ cfCatalogGeneration(void)
 }
 
 /*
+ * The cached definition of the column family (or KEYS index) with this id,
+ * if a lookup by name read it; else NULL.  The cache holds few entries.
+ */
+static const CfColumnFamily *
+cached_by_id(int32 id)
+{
+	HASH_SEQ_STATUS status;
+	CfCatalogEntry *entry;
+
+	if (cf_cache == NULL)
+		return NULL;
+	hash_seq_init(&status, cf_cache);
+	while ((entry = hash_seq_search(&status)) != NULL)
+	{
+		const CfColumnFamily *cf = entry->cf;
+
+		if (cf->id == id)
+		{
+			hash_seq_term(&status);
+			return cf;
+		}
+		for (int i = 0; i < cf->ncolumns; i++)
+			if (cf->columns[i].index_id == id && cf->columns[i].index_cf != NULL)
+			{
+				hash_seq_term(&status);
+				return cf->columns[i].index_cf;
+			}
+	}
+	return NULL;
+}
+
+/*
  * The definition of the column family with this id (for the storage layer,
- * which knows relations by id); NULL if no column family has it.
+ * which knows relations by id); NULL if no column family has it.  The API
+ * has usually just looked the column family up by name: the cache answers
+ * then, without a catalog query (a new backend's first call makes one
+ * query fewer).
  */
 const CfColumnFamily *
 cfCatalogLookupById(int32 id)
@@ -554,6 +589,12 @@ cfCatalogLookupById(int32 id)
 	bool		found = false;
 	bool		is_index = false;
 	const CfColumnFamily *cf;
+
+	/* see committed DDL now, as cfCatalogLookup does */
+	AcceptInvalidationMessages();
+	cf = cached_by_id(id);
+	if (cf != NULL)
+		return cf;
 
 	if (!OidIsValid(catalog_relid()))
 		ereport(ERROR,
