@@ -195,6 +195,31 @@ downlink_to(Relation rel, Page page, BlockNumber child)
 	return InvalidOffsetNumber;
 }
 
+/*
+ * Whether the pages a move locks are distinct blocks of the file (the
+ * invalid ones aside): links that damage made lead to the page itself, to
+ * the page moved into, or to another of them would wait on a lock this
+ * backend holds.
+ */
+static bool
+distinct_pages(const CfShrinkMap *map, BlockNumber from, BlockNumber to, BlockNumber parent,
+			   BlockNumber left, BlockNumber right)
+{
+	BlockNumber b[5] = {from, to, parent, left, right};
+
+	for (int i = 0; i < 5; i++)
+	{
+		if (b[i] == InvalidBlockNumber)
+			continue;
+		if (b[i] >= map->nblocks)
+			return false;
+		for (int j = 0; j < i; j++)
+			if (b[j] == b[i])
+				return false;
+	}
+	return true;
+}
+
 /* Pin and exclusively lock blkno of rel. */
 static Buffer
 lock_page(Relation rel, BlockNumber blkno)
@@ -228,8 +253,8 @@ move_page(Relation rel, CfShrinkMap *map, Buffer bbuf, BlockNumber to)
 	OffsetNumber poff = InvalidOffsetNumber;
 	CfMoveResult res = CF_MOVE_FAILED;
 
-	if (parent == InvalidBlockNumber || parent == from || left == from || op->right == from ||
-		(root && leaf))
+	if (parent == InvalidBlockNumber || (root && leaf) || !distinct_pages(map, from, to, parent, left,
+																	   leaf ? op->right : InvalidBlockNumber))
 		return CF_MOVE_FAILED;
 	fbuf = lock_page(rel, to);
 	if (!page_removable(BufferGetPage(fbuf)))

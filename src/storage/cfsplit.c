@@ -531,6 +531,12 @@ cfRewritePage(Relation rel, CfRelInfo *info, Buffer buf, CfStack *stack,
 		/* a right-link to the page itself (damage) would wait on its own lock */
 		if (op->right == BufferGetBlockNumber(buf))
 			cfReachedAgain(rel, op->right);
+		/*
+		 * So would one to the page just added (damage: a link past the end
+		 * of the file, after VACUUM cut it, names the block it grows into)
+		 */
+		if (op->right == rblk)
+			cfCorrupt(rel, BufferGetBlockNumber(buf), "Its right-link leads to the page its split is adding.");
 		obuf = ReadBuffer(rel, op->right);
 		LockBuffer(obuf, BUFFER_LOCK_EXCLUSIVE);
 		cfCheckTreePage(rel, obuf, 0);
