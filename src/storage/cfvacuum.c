@@ -617,9 +617,18 @@ freezing_underfills(CfVacuum *v, Page page, MemoryContext cxt)
 	OffsetNumber first = CfPageFirstData(op),
 				max = PageGetMaxOffsetNumber(page);
 	Size		saved = 0;
-	bool		goes_on_row = false;
-	MemoryContext old = MemoryContextSwitchTo(cxt);
+	CfKey		fk,
+				lk;
+	MemoryContext old;
 
+	/* the row keys first, from the first and last runs' headers: most leaves stop here */
+	cfRunFirstKey(v->rel, PageGetItem(page, cfPageItemId(v->rel, page, first)), &fk);
+	cfRunFirstKey(v->rel, PageGetItem(page, cfPageItemId(v->rel, page, max)), &lk);
+	if (!(v->key.set && part_is(&v->key, fk.key, fk.keylen)) &&
+		!(v->page_continues && v->next_known && part_is(&v->next_key, lk.key, lk.keylen)))
+		return false;
+
+	old = MemoryContextSwitchTo(cxt);
 	for (OffsetNumber off = first; off <= max; off++)
 	{
 		ItemId		iid = cfPageItemId(v->rel, page, off);
@@ -627,10 +636,6 @@ freezing_underfills(CfVacuum *v, Page page, MemoryContext cxt)
 		bool		any = false;
 
 		cfRunDecode(v->rel, PageGetItem(page, iid), ItemIdGetLength(iid), &run, cxt);
-		if (off == first && v->key.set && part_is(&v->key, run.key, run.keylen))
-			goes_on_row = true;
-		if (off == max && v->page_continues && v->next_known && part_is(&v->next_key, run.key, run.keylen))
-			goes_on_row = true;
 		for (int i = 0; i < run.ncells; i++)
 		{
 			CfCell	   *cell = &run.cells[i];
@@ -645,7 +650,7 @@ freezing_underfills(CfVacuum *v, Page page, MemoryContext cxt)
 			saved += ItemIdGetLength(iid) - Min(ItemIdGetLength(iid), cfRunEncodedSize(&run));
 	}
 	MemoryContextSwitchTo(old);
-	return goes_on_row && saved > 0 && cfLeafUnderfullWithout(v->rel, page, saved);
+	return saved > 0 && cfLeafUnderfullWithout(v->rel, page, saved);
 }
 
 /* Compact the leaf page in buf (exclusively locked), rebuilding it if anything changed. */
