@@ -118,6 +118,59 @@ emit_raw(ReturnSetInfo *rsinfo, const CfOutCell *c)
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 }
 
+/* The encoded cells of a call's result (cfremote.h), cut into rows of about CF_CELLS_CHUNK bytes. */
+typedef struct CellRows
+{
+	ReturnSetInfo *rsinfo;
+	StringInfoData buf;			/* the row being filled: a bytea */
+	bytea	   *prev_key;		/* a copy of the key of its last cell, NULL at its start */
+} CellRows;
+
+/* Start the rows of encoded cells of the call. */
+static void
+cell_rows_begin(FunctionCallInfo fcinfo, CellRows *rows)
+{
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC | MAT_SRF_BLESS);
+	rows->rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	initStringInfo(&rows->buf);
+	appendStringInfoSpaces(&rows->buf, VARHDRSZ);
+	rows->prev_key = NULL;
+}
+
+/* Add the row being filled, if it holds a cell, to the result. */
+static void
+cell_rows_flush(CellRows *rows)
+{
+	Datum		value;
+	bool		isnull = false;
+
+	if (rows->buf.len == VARHDRSZ)
+		return;
+	SET_VARSIZE(rows->buf.data, rows->buf.len);
+	value = PointerGetDatum(rows->buf.data);
+	tuplestore_putvalues(rows->rsinfo->setResult, rows->rsinfo->setDesc, &value, &isnull);
+	resetStringInfo(&rows->buf);
+	appendStringInfoSpaces(&rows->buf, VARHDRSZ);
+	if (rows->prev_key != NULL)
+		pfree(rows->prev_key);
+	rows->prev_key = NULL;
+}
+
+/* Add one cell to the rows of encoded cells. */
+static void
+cell_rows_add(CellRows *rows, const CfOutCell *c)
+{
+	if (rows->buf.len >= CF_CELLS_CHUNK)
+		cell_rows_flush(rows);
+	if (cfRemoteEncodeCell(&rows->buf, c, rows->prev_key))
+	{
+		/* the slice may reuse the memory of a cell's key for the next one's: keep a copy */
+		if (rows->prev_key != NULL)
+			pfree(rows->prev_key);
+		rows->prev_key = cfMakeBytea(VARDATA_ANY(c->key), VARSIZE_ANY_EXHDR(c->key));
+	}
+}
+
 /*
  * _remote_slice(keyspace, column_family, index_name, key, super_column,
  *				 start, finish, reversed, count, whole_super): the cells of one
@@ -126,15 +179,16 @@ emit_raw(ReturnSetInfo *rsinfo, const CfOutCell *c)
  * slices cfSliceBegin reads from its shard servers).
  */
 static Datum
-slice_cells(FunctionCallInfo fcinfo, bool local_only)
+slice_cells(FunctionCallInfo fcinfo, bool remote)
 {
 	const CfColumnFamily *cf;
 	Relation	rel = remote_open(fcinfo, ACL_SELECT,
 								  PG_ARGISNULL(2) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(2)), &cf,
-								  local_only);
+								  remote);
 	CfSliceSpec spec;
 	CfSliceState *slice;
 	CfOutCell	c;
+	CellRows	rows;
 
 	memset(&spec, 0, sizeof(spec));
 	spec.key = bytes_arg(fcinfo, 3);
@@ -149,13 +203,21 @@ slice_cells(FunctionCallInfo fcinfo, bool local_only)
 	if (cf->index_of == 0)
 		cfCheckRange(cf->is_super && spec.sc != NULL ? cf->subcomparator : cf->comparator,
 					 spec.start, spec.finish, spec.reversed, spec.count);
-	InitMaterializedSRF(fcinfo, 0);
+	if (remote)
+		cell_rows_begin(fcinfo, &rows);
+	else
+		InitMaterializedSRF(fcinfo, 0);
 	slice = cfSliceBegin(rel, &spec, GetActiveSnapshot());
 	while (cfSliceNext(slice, &c))
 	{
-		emit_raw((ReturnSetInfo *) fcinfo->resultinfo, &c);
+		if (remote)
+			cell_rows_add(&rows, &c);
+		else
+			emit_raw((ReturnSetInfo *) fcinfo->resultinfo, &c);
 		CHECK_FOR_INTERRUPTS();
 	}
+	if (remote)
+		cell_rows_flush(&rows);
 	cfSliceEnd(slice);
 	table_close(rel, NoLock);
 	return (Datum) 0;
@@ -173,7 +235,7 @@ cfstore_read_slice(PG_FUNCTION_ARGS)
 	return slice_cells(fcinfo, false);
 }
 
-/* _remote_scan(keyspace, column_family): every live cell, in storage order. */
+/* _remote_scan(keyspace, column_family): every live cell, in storage order, encoded. */
 Datum
 cfstore_remote_scan(PG_FUNCTION_ARGS)
 {
@@ -181,16 +243,16 @@ cfstore_remote_scan(PG_FUNCTION_ARGS)
 	Relation	rel = remote_open(fcinfo, ACL_SELECT, NULL, &cf, true);
 	CfRelScanState *scan;
 	CfOutCell	c;
-	ReturnSetInfo *rsinfo;
+	CellRows	rows;
 
-	InitMaterializedSRF(fcinfo, 0);
-	rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	cell_rows_begin(fcinfo, &rows);
 	scan = cfRelScanBegin(rel, GetActiveSnapshot());
 	while (cfRelScanNext(scan, &c))
 	{
-		emit_raw(rsinfo, &c);
+		cell_rows_add(&rows, &c);
 		CHECK_FOR_INTERRUPTS();
 	}
+	cell_rows_flush(&rows);
 	cfRelScanEnd(scan);
 	table_close(rel, NoLock);
 	return (Datum) 0;
@@ -306,6 +368,103 @@ cfRemoteEncodeWrite(StringInfo buf, const CfWrite *w)
 	pq_sendint64(buf, w->writetime);
 	pq_sendint32(buf, (uint32) w->ttl);
 	pq_sendint32(buf, w->expires_at);
+}
+
+/*
+ * Append one cell to a row of encoded cells (cfremote.h); prev_key: the
+ * key of the row's last cell, or NULL.  True if the cell's key was written
+ * (it differs from prev_key).
+ */
+bool
+cfRemoteEncodeCell(StringInfo buf, const CfOutCell *c, const bytea *prev_key)
+{
+	uint8		flags = 0;
+
+	if (prev_key == NULL || VARSIZE_ANY(prev_key) != VARSIZE_ANY(c->key) ||
+		memcmp(VARDATA_ANY(prev_key), VARDATA_ANY(c->key), VARSIZE_ANY_EXHDR(c->key)) != 0)
+		flags |= CF_CELL_KEY;
+	if (c->sc != NULL)
+		flags |= CF_CELL_SC;
+	if (c->is_counter)
+		flags |= CF_CELL_COUNTER;
+	pq_sendint8(buf, flags);
+	if (flags & CF_CELL_KEY)
+	{
+		pq_sendint32(buf, (uint32) VARSIZE_ANY_EXHDR(c->key));
+		pq_sendbytes(buf, VARDATA_ANY(c->key), VARSIZE_ANY_EXHDR(c->key));
+	}
+	if (flags & CF_CELL_SC)
+	{
+		pq_sendint32(buf, (uint32) VARSIZE_ANY_EXHDR(c->sc));
+		pq_sendbytes(buf, VARDATA_ANY(c->sc), VARSIZE_ANY_EXHDR(c->sc));
+	}
+	pq_sendint32(buf, (uint32) VARSIZE_ANY_EXHDR(c->name));
+	pq_sendbytes(buf, VARDATA_ANY(c->name), VARSIZE_ANY_EXHDR(c->name));
+	pq_sendint32(buf, (uint32) VARSIZE_ANY_EXHDR(c->value));
+	pq_sendbytes(buf, VARDATA_ANY(c->value), VARSIZE_ANY_EXHDR(c->value));
+	pq_sendint64(buf, c->writetime);
+	pq_sendint32(buf, (uint32) c->ttl);
+	pq_sendint32(buf, c->expires_at);
+	return (flags & CF_CELL_KEY) != 0;
+}
+
+/* The next length-prefixed byte string of a row of encoded cells, as a bytea. */
+static bytea *
+cell_bytes(StringInfo msg)
+{
+	int			len = (int) pq_getmsgint(msg, 4);
+
+	if (len < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROTOCOL_VIOLATION),
+				 errmsg("invalid length in the cells a shard server returned")));
+	return cfMakeBytea((const uint8 *) pq_getmsgbytes(msg, len), len);
+}
+
+/*
+ * Append the cells of one row of encoded cells (data, len bytes) to
+ * *cells (*n of them, room for *cap; the array is grown in the current
+ * memory context), their byte strings copied into it.
+ */
+void
+cfRemoteDecodeCells(const char *data, int len, CfOutCell **cells, int *n, int *cap)
+{
+	StringInfoData msg;
+	bytea	   *key = NULL;
+
+	msg.data = (char *) data;
+	msg.len = len;
+	msg.maxlen = len;
+	msg.cursor = 0;
+	while (msg.cursor < msg.len)
+	{
+		int			flags = pq_getmsgbyte(&msg);
+		CfOutCell  *c;
+
+		if (*n == *cap)
+		{
+			*cap = Max(*cap * 2, 16);
+			*cells = *cells == NULL ? palloc(sizeof(CfOutCell) * *cap)
+				: repalloc(*cells, sizeof(CfOutCell) * *cap);
+		}
+		c = &(*cells)[*n];
+		memset(c, 0, sizeof(CfOutCell));
+		if (flags & CF_CELL_KEY)
+			key = cell_bytes(&msg);
+		else if (key == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROTOCOL_VIOLATION),
+					 errmsg("a row of cells a shard server returned starts without a key")));
+		c->key = key;
+		c->sc = (flags & CF_CELL_SC) ? cell_bytes(&msg) : NULL;
+		c->name = cell_bytes(&msg);
+		c->value = cell_bytes(&msg);
+		c->writetime = (int64) pq_getmsgint64(&msg);
+		c->ttl = (int32) pq_getmsgint(&msg, 4);
+		c->expires_at = (uint32) pq_getmsgint(&msg, 4);
+		c->is_counter = (flags & CF_CELL_COUNTER) != 0;
+		(*n)++;
+	}
 }
 
 /* The next length-prefixed byte string of a batch (length of len_bytes bytes). */

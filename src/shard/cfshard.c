@@ -52,6 +52,7 @@
 #include "port/pg_bswap.h"
 #include "utils/memutils.h"
 
+#include "api/cfremote.h"
 #include "fdw/cffdw.h"
 #include "shard/cfpq.h"
 #include "shard/cfshard.h"
@@ -317,32 +318,26 @@ copy_bytes(HeapTuple tup, TupleDesc desc, int col)
 	return isnull ? NULL : DatumGetByteaPCopy(d);
 }
 
-/* The cells of an SPI result of raw cells, copied into cxt. */
+/* The cells of an SPI result of rows of encoded cells (cfremote.h), copied into cxt. */
 static CfShardCells *
 cells_from_result(MemoryContext cxt)
 {
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	CfShardCells *r = palloc0(sizeof(CfShardCells));
+	int			cap = 0;
 
 	r->cxt = cxt;
-	r->n = (int) SPI_processed;
-	r->cells = palloc0(sizeof(CfOutCell) * Max(r->n, 1));
-	for (int i = 0; i < r->n; i++)
+	for (uint64 i = 0; i < SPI_processed; i++)
 	{
-		HeapTuple	tup = SPI_tuptable->vals[i];
-		TupleDesc	desc = SPI_tuptable->tupdesc;
-		CfOutCell  *c = &r->cells[i];
 		bool		isnull;
+		bytea	   *b = DatumGetByteaPP(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
 
-		c->key = copy_bytes(tup, desc, 1);
-		c->sc = copy_bytes(tup, desc, 2);
-		c->name = copy_bytes(tup, desc, 3);
-		c->value = copy_bytes(tup, desc, 4);
-		c->writetime = DatumGetInt64(SPI_getbinval(tup, desc, 5, &isnull));
-		c->ttl = DatumGetInt32(SPI_getbinval(tup, desc, 6, &isnull));
-		c->expires_at = (uint32) DatumGetInt64(SPI_getbinval(tup, desc, 7, &isnull));
-		c->is_counter = DatumGetBool(SPI_getbinval(tup, desc, 8, &isnull));
+		if (isnull)
+			elog(ERROR, "a shard server returned a null row of cells");
+		cfRemoteDecodeCells(VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b), &r->cells, &r->n, &cap);
 	}
+	if (r->cells == NULL)
+		r->cells = palloc0(sizeof(CfOutCell));
 	MemoryContextSwitchTo(old);
 	return r;
 }
@@ -416,36 +411,29 @@ cfShardStats(const CfColumnFamily *cf, CfStorageStats *st)
 	}
 }
 
-/* The cells of the shards' binary results of raw cells, copied into cxt; the results are freed. */
+/* The cells of the shards' binary results of rows of encoded cells, copied into cxt; the results are freed. */
 static CfShardCells *
 cells_from_pg(MemoryContext cxt, PGresult **res, int nres)
 {
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	CfShardCells *r = palloc0(sizeof(CfShardCells));
-	int			total = 0;
+	int			cap = 0;
 
 	r->cxt = cxt;
-	for (int i = 0; i < nres; i++)
-		total += PQntuples(res[i]);
-	r->cells = palloc0(sizeof(CfOutCell) * Max(total, 1));
 	PG_TRY();
 	{
 		for (int i = 0; i < nres; i++)
+		{
+			if (PQnfields(res[i]) != 1)
+				elog(ERROR, "a shard server returned %d columns of cells", PQnfields(res[i]));
 			for (int row = 0; row < PQntuples(res[i]); row++)
 			{
-				CfOutCell  *c = &r->cells[r->n++];
-
-				if (PQnfields(res[i]) != 8)
-					elog(ERROR, "a shard server returned %d columns for a cell", PQnfields(res[i]));
-				c->key = pg_bytes(res[i], row, 0);
-				c->sc = pg_bytes(res[i], row, 1);
-				c->name = pg_bytes(res[i], row, 2);
-				c->value = pg_bytes(res[i], row, 3);
-				c->writetime = pg_int(res[i], row, 4, 8);
-				c->ttl = (int32) pg_int(res[i], row, 5, 4);
-				c->expires_at = (uint32) pg_int(res[i], row, 6, 8);
-				c->is_counter = pg_int(res[i], row, 7, 1) != 0;
+				if (PQgetisnull(res[i], row, 0))
+					elog(ERROR, "a shard server returned a null row of cells");
+				cfRemoteDecodeCells(PQgetvalue(res[i], row, 0), PQgetlength(res[i], row, 0),
+									&r->cells, &r->n, &cap);
 			}
+		}
 	}
 	PG_FINALLY();
 	{
@@ -453,6 +441,8 @@ cells_from_pg(MemoryContext cxt, PGresult **res, int nres)
 			PQclear(res[i]);
 	}
 	PG_END_TRY();
+	if (r->cells == NULL)
+		r->cells = palloc0(sizeof(CfOutCell));
 	MemoryContextSwitchTo(old);
 	return r;
 }

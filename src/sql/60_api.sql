@@ -95,7 +95,9 @@ COMMENT ON FUNCTION cfstore.get_indexed_slices(text, text, jsonb, "any", integer
 -- What a shard server does for the coordinator of a sharded keyspace
 -- (src/api/cfremote.c): slices, scans, row keys and writes over the byte
 -- encodings.  Internal: the coordinator calls them as the cluster's role,
--- through PL/Proxy or its own connections.
+-- through PL/Proxy or its own connections.  A slice and a scan return the
+-- cells encoded (src/api/cfremote.h), a row of about a megabyte at a time;
+-- _read_slice, for cql() and cli(), returns them as rows of raw_cell.
 -- ---------------------------------------------------------------------------
 CREATE TYPE cfstore.raw_cell AS (
   key          bytea,
@@ -107,13 +109,13 @@ CREATE TYPE cfstore.raw_cell AS (
   expires_at   bigint,
   is_counter   boolean
 );
-COMMENT ON TYPE cfstore.raw_cell IS 'A live cell as its encodings, as a shard server hands it to its coordinator';
+COMMENT ON TYPE cfstore.raw_cell IS 'A live cell as its encodings, as cql() and cli() read it';
 
 CREATE FUNCTION cfstore._remote_slice(keyspace text, column_family text, index_name text, key bytea,
     super_column bytea, start bytea, finish bytea, reversed boolean, count bigint, whole_super boolean)
-RETURNS SETOF cfstore.raw_cell AS 'MODULE_PATHNAME', 'cfstore_remote_slice' LANGUAGE C VOLATILE;
+RETURNS SETOF bytea AS 'MODULE_PATHNAME', 'cfstore_remote_slice' LANGUAGE C VOLATILE;
 CREATE FUNCTION cfstore._remote_scan(keyspace text, column_family text)
-RETURNS SETOF cfstore.raw_cell AS 'MODULE_PATHNAME', 'cfstore_remote_scan' LANGUAGE C VOLATILE;
+RETURNS SETOF bytea AS 'MODULE_PATHNAME', 'cfstore_remote_scan' LANGUAGE C VOLATILE;
 CREATE FUNCTION cfstore._remote_row_keys(keyspace text, column_family text, from_key bytea, inclusive boolean,
     max integer)
 RETURNS SETOF bytea AS 'MODULE_PATHNAME', 'cfstore_remote_row_keys' LANGUAGE C VOLATILE;

@@ -175,6 +175,37 @@ for my $read (@whole)
 	$mismatches++ unless is($got{There}, $got{Here}, $read);
 }
 
+# Reads of more than a megabyte of cells: a shard returns them as several
+# rows of encoded cells (src/api/cfremote.h), each starting with its key.
+for my $ks ('Here', 'There')
+{
+	$co->safe_psql('postgres', qq{
+SELECT cfstore.create_column_family('$ks', 'Big', comparator => 'UTF8Type', key_validation_class => 'UTF8Type',
+  default_validation_class => 'UTF8Type');
+SELECT cfstore.insert('$ks', 'Big', 'b' || k, lpad(c::text, 4, '0'), repeat(md5(k || '/' || c), 190), writetime => 1)
+  FROM generate_series(1, 3) k, generate_series(1, CASE k WHEN 2 THEN 5 ELSE 100 * k END) c;});
+}
+my %big;
+for my $ks ('Here', 'There')
+{
+	my $id = $co->safe_psql('postgres', qq{SELECT id FROM cfstore.column_family WHERE keyspace = '$ks' AND name = 'Big'});
+	$big{$ks} = $co->safe_psql('postgres', qq{
+SELECT count(*), md5(string_agg(column_name || value, ',' ORDER BY column_name))
+  FROM cfstore.get_slice('$ks', 'Big', 'b3', count => 1000);
+SELECT count(*), md5(string_agg(column_name || value, ',' ORDER BY column_name DESC))
+  FROM cfstore.get_slice('$ks', 'Big', 'b3', reversed => true, count => 250);
+SELECT count(*), md5(string_agg(convert_from(key, 'UTF8') || convert_from(column_name, 'UTF8') || convert_from(value, 'UTF8'),
+  ',' ORDER BY key, column_name)) FROM cfstore_data.cf_$id;});
+}
+is($big{There}, $big{Here}, 'slices and a scan of 1.8 MB of cells read through the coordinator as on one node');
+is((split /\n/, $big{There})[0] =~ /^300\|/ && (split /\n/, $big{There})[2] =~ /^405\|/ ? 1 : 0, 1,
+	'all 300 cells of the slice and 405 of the scan');
+my $b3 = $co->safe_psql('postgres', q{SELECT server FROM cfstore_shard.locate('There', 'Big', 'b3')});
+is($node{$b3 eq 's1' ? 'shard1' : 'shard2'}->safe_psql('postgres', q{SELECT count(*), sum(length(s))
+  FROM cfstore._remote_slice('There', 'Big', NULL, 'b3'::bytea, NULL, NULL, NULL, false, 1000, false) s}),
+	'2|1832712', "the shard of b3 ($b3) returns its slice as two rows of encoded cells");
+$co->safe_psql('postgres', "SELECT cfstore.drop_column_family('$_', 'Big')") for ('Here', 'There');
+
 # The coordinator's tables: partitioned by key over the shards' tables
 my $std = $co->safe_psql('postgres', q{SELECT id FROM cfstore.column_family WHERE keyspace = 'There' AND name = 'Std'});
 my $k12 = $co->safe_psql('postgres', q{SELECT server FROM cfstore_shard.locate('There', 'Std', 'k12')});

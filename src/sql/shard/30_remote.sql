@@ -12,14 +12,14 @@
 CREATE FUNCTION cfstore_shard._slice_all(p_keyspace text, p_column_family text,
     p_index_name text, p_key bytea, p_super_column bytea, p_start bytea, p_finish bytea,
     p_reversed boolean, p_count bigint, p_whole_super boolean)
-RETURNS SETOF cfstore.raw_cell AS $$
+RETURNS SETOF bytea AS $$
   CLUSTER 'cfstore_shard';
   RUN ON ALL;
   SELECT * FROM cfstore._remote_slice($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
 $$ LANGUAGE plproxy;
 
 CREATE FUNCTION cfstore_shard._scan_all(p_keyspace text, p_column_family text)
-RETURNS SETOF cfstore.raw_cell AS $$
+RETURNS SETOF bytea AS $$
   CLUSTER 'cfstore_shard';
   RUN ON ALL;
   SELECT * FROM cfstore._remote_scan($1, $2);
