@@ -671,28 +671,23 @@ run_opens(CfSliceState *s, Page page, OffsetNumber off, const CfKey *pos)
 }
 
 /*
- * The deletion time of the container whose tombstones are at pos, read
- * from the locked page in buf, which covers pos.  A container's tombstones
- * are its first cells, so they open the first run at or after pos: unless
- * that run is the container's and starts with an empty name, there are
- * none, and no run needs decoding.
+ * Read into m the tombstones of the container at pos that the locked page
+ * in buf holds.  A container's tombstones are its first cells, so they
+ * open its first run, the first run at or after pos: unless that run is
+ * the container's and starts with an empty name, there are none (m->ended)
+ * and no run needs decoding.  If no run of the page is at or after pos,
+ * the container starts on a later page, and m->ended stays false; so it
+ * does if the tombstones go on to the page's end.
  */
-static int64
-page_markers(CfSliceState *s, Buffer buf, bytea *sc, const CfKey *pos)
+static void
+markers_on_page(CfSliceState *s, Buffer buf, CfMarkerScan *m, const CfKey *pos)
 {
 	Page		page = BufferGetPage(buf);
 	MemoryContext old = MemoryContextSwitchTo(s->pagecxt);
 	OffsetNumber off = CfPageFirstData(CfPageGetOpaque(page));
 	CfRunOpens	opens = CF_RUN_OTHER;
-	CfMarkerScan m;
 
-	cfCheckHorizon(s->rel, page, cfHorizonSnapshot(s->snapshot));
-
-	marker_scan_init(&m, s, sc);
-	/*
-	 * The page covers pos, so a first run that is the container's is its
-	 * first one (rows often start their page); else search for it.
-	 */
+	/* a page that starts with the container holds it first (rows often start their page); else search */
 	if (off <= PageGetMaxOffsetNumber(page))
 		opens = run_opens(s, page, off, pos);
 	if (opens == CF_RUN_OTHER)
@@ -700,11 +695,29 @@ page_markers(CfSliceState *s, Buffer buf, bytea *sc, const CfKey *pos)
 		off = cfPageSearch(s->rel, s->info, page, pos, true);
 		if (off <= PageGetMaxOffsetNumber(page))
 			opens = run_opens(s, page, off, pos);
+		else
+			off = InvalidOffsetNumber;
 	}
 	if (opens == CF_RUN_TOMBSTONE_FIRST)
-		cfScanPage(s->rel, s->info, buf, pos, false, marker_feed, &m, s->pagecxt);
+		cfScanPage(s->rel, s->info, buf, pos, false, marker_feed, m, s->pagecxt);
+	else if (off != InvalidOffsetNumber)
+		m->ended = true;
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(s->pagecxt);
+}
+
+/*
+ * The deletion time of the container whose tombstones are at pos, read
+ * from the locked page in buf, which covers pos.
+ */
+static int64
+page_markers(CfSliceState *s, Buffer buf, bytea *sc, const CfKey *pos)
+{
+	CfMarkerScan m;
+
+	cfCheckHorizon(s->rel, BufferGetPage(buf), cfHorizonSnapshot(s->snapshot));
+	marker_scan_init(&m, s, sc);
+	markers_on_page(s, buf, &m, pos);
 	return m.del;
 }
 
@@ -774,8 +787,7 @@ read_markers(CfSliceState *s, bytea *sc, BlockNumber blkno, BlockNumber left)
 		/* the page that covers pos: read it, then the pages after it */
 		BlockNumber right = CfPageGetOpaque(BufferGetPage(buf))->right;
 
-		cfScanPage(s->rel, s->info, buf, &pos, false, marker_feed, &m, s->pagecxt);
-		MemoryContextReset(s->pagecxt);
+		markers_on_page(s, buf, &m, &pos);
 		UnlockReleaseBuffer(buf);
 		if (right == clean || right == InvalidBlockNumber)
 			m.ended = true;
