@@ -676,6 +676,9 @@ cfFdwEncodeExact(const CfType *type, Datum value, Oid valtype, bytea **out)
 {
 	uint8		buf[8];
 
+	/* a ReversedType value is its base type's bytes */
+	while (type->kind == CF_REVERSED)
+		type = type->sub[0];
 	switch (valtype)
 	{
 		case INT8OID:

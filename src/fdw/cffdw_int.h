@@ -20,6 +20,7 @@
 #define CF_FDW_KEY_NONE		0	/* every row */
 #define CF_FDW_KEY_EQ		1	/* key = v */
 #define CF_FDW_KEY_ANY		2	/* key = ANY(array) */
+#define CF_FDW_KEY_PARTS	3	/* part = v for every part of a CompositeType key */
 
 /* What a pushed clause fixes (for EXPLAIN). */
 #define CF_FDW_PUSH_KEY		1
@@ -29,8 +30,11 @@
 /* The conditions the storage engine takes over, and the rest. */
 typedef struct CfFdwPush
 {
-	Expr	   *key;			/* the key's value (or array), or NULL */
+	Expr	   *key;			/* the key's value (or array), or NULL; of a
+								 * CompositeType key (CQL rows), its first part */
 	bool		key_any;
+	int			nkey_parts;		/* CompositeType key: its parts, all fixed */
+	Expr	   *key_parts[CF_FDW_MAX_COMPONENTS];
 	Expr	   *sc;				/* super_column = sc */
 	int			neq;			/* leading name components fixed by equality */
 	Expr	   *eq[CF_FDW_MAX_COMPONENTS];
@@ -56,6 +60,8 @@ extern void cfFdwClassify(const CfFdwTable *t, Index relid, List *clauses, CfFdw
  *	 4 the attnums the scan tuple's columns come from (scan tuple = the
  *	   relation's row when scanrelid > 0: then the attnums to fill)
  *	 5 CF_FDW_PUSH_* of each fdw_recheck_quals clause
+ *	 6 the exprs of the parts of a CompositeType key (key mode
+ *	   CF_FDW_KEY_PARTS), in the key's order
  * Expression positions index fdw_exprs; -1 is none.
  */
 #define CF_FDW_PRIV_RELID	0
@@ -64,5 +70,6 @@ extern void cfFdwClassify(const CfFdwTable *t, Index relid, List *clauses, CfFdw
 #define CF_FDW_PRIV_RANGE	3
 #define CF_FDW_PRIV_ATTNUMS	4
 #define CF_FDW_PRIV_KINDS	5
+#define CF_FDW_PRIV_PARTS	6
 
 #endif							/* CFFDW_INT_H */

@@ -10,7 +10,8 @@
  *	 key's type (bytea, text under a deterministic collation, the integer
  *	 types, boolean, uuid, timeuuid), v has no variable of this table and
  *	 nothing volatile (a constant, a parameter, an outer row's column in a
- *	 parameterized path);
+ *	 parameterized path); in a CQL table with a composite partition key,
+ *	 part = v on every part (the parts make the CompositeType key);
  * - super_column = v in a Super column family, on the same terms;
  * - =, <, <=, >, >= on the column name, or on the components of a
  *	 CompositeType name as a prefix (equalities on column1 .. columnK, then
@@ -18,12 +19,16 @@
  *	 does (bytea; text under the C collation; LongType, Int32Type;
  *	 TimeUUIDType as cfstore.timeuuid; BooleanType).  UUIDType,
  *	 LexicalUUIDType, DateType (dates before 1970 sort last), the floats,
- *	 IntegerType, DecimalType and ReversedType stay local.
+ *	 IntegerType and DecimalType stay local.  A ReversedType of one of the
+ *	 pushed types (a clustering column of CLUSTERING ORDER BY ... DESC) is
+ *	 pushed as its base type, each bound turned into the opposite one of
+ *	 the storage order.
  *
  * Everything else stays a local filter.  ORDER BY is taken over when the
  * query's sort keys are the storage order (row key, super column, name
- * components), all ascending (a forward scan) or, when one row is read,
- * all descending (a backward slice).  LIMIT is taken over (UPPERREL_FINAL)
+ * components; a reversed component descending), all in the storage's
+ * ascending order (a forward scan) or, when one row is read, all in its
+ * descending order (a backward slice).  LIMIT is taken over (UPPERREL_FINAL)
  * only for a query on this table alone with every condition pushed, a
  * sort the scan provides and no OFFSET.
  *
@@ -80,7 +85,30 @@ typedef struct CfFdwRelInfo
  * ---------------------------------------------------------------------
  */
 
-/* The Cassandra type under ReversedType wrappers? No: ReversedType is not pushed. */
+/*
+ * The type of a column as its conditions and its order are pushed: under
+ * a ReversedType (a clustering column of CLUSTERING ORDER BY ... DESC, a
+ * comparator such as ReversedType(LongType)), the base type, in
+ * *reversed whether there was one.  A row key is stored in the order of
+ * its bytes, whatever its validator: never reversed.
+ */
+static const CfType *
+pushed_type(const CfFdwColumn *col, bool *reversed)
+{
+	const CfType *type = col->type;
+
+	*reversed = false;
+	if (col->role == CF_FDW_KEY || col->role == CF_FDW_KEY_PART)
+		return type;
+	while (type->kind == CF_REVERSED)
+	{
+		type = type->sub[0];
+		*reversed = !*reversed;
+	}
+	return type;
+}
+
+/* Whether equal SQL values of coltype are equal bytes of type (a ReversedType is not pushed: see pushed_type). */
 static bool
 type_equality_exact(const CfType *type, Oid coltype)
 {
@@ -266,6 +294,8 @@ recognise(const CfFdwTable *t, Index relid, RestrictInfo *rinfo, CfFdwCond *c)
 		bool		left = true;
 		const CfFdwColumn *col = table_column(t, relid, l, &attno);
 		Node	   *value = r;
+		bool		reversed;
+		const CfType *type;
 
 		if (col == NULL)
 		{
@@ -273,8 +303,10 @@ recognise(const CfFdwTable *t, Index relid, RestrictInfo *rinfo, CfFdwCond *c)
 			value = l;
 			left = false;
 		}
+
 		if (col == NULL || !is_probe_value(value, relid) || !value_type_ok(col->typid, exprType(value)))
 			return false;
+		type = pushed_type(col, &reversed);
 		c->col = col;
 		c->value = (Expr *) value;
 		c->strategy = column_strategy(op->opno, col->typid, left);
@@ -282,18 +314,21 @@ recognise(const CfFdwTable *t, Index relid, RestrictInfo *rinfo, CfFdwCond *c)
 			return false;
 		if (c->strategy == BTEqualStrategyNumber)
 		{
-			if (!type_equality_exact(col->type, col->typid))
+			if (!type_equality_exact(type, col->typid))
 				return false;
 			if (OidIsValid(op->inputcollid) && !get_collation_isdeterministic(op->inputcollid))
 				return false;
 		}
 		else
 		{
-			if (!type_order_same(col->type, col->typid))
+			if (!type_order_same(type, col->typid))
 				return false;
 			if (col->typid == TEXTOID || col->typid == VARCHAROID)
 				if (!collation_is_c(op->inputcollid))
 					return false;
+			/* a bound in SQL's order is the opposite bound in a reversed storage order */
+			if (reversed)
+				c->strategy = BTGreaterStrategyNumber + BTLessStrategyNumber - c->strategy;
 		}
 		return true;
 	}
@@ -355,6 +390,34 @@ cfFdwClassify(const CfFdwTable *t, Index relid, List *clauses, CfFdwPush *p)
 				p->key_any = conds[i].any;
 				used[i] = true;
 			}
+	/* a CompositeType row key (CQL rows): an equality on each of its parts, or none is pushed */
+	if (t->nkey_parts > 0)
+	{
+		int			at[CF_FDW_MAX_COMPONENTS];
+		int			k;
+
+		for (k = 0; k < t->nkey_parts; k++)
+		{
+			at[k] = -1;
+			for (i = 0; i < n && at[k] < 0; i++)
+				if (ok[i] && !used[i] && conds[i].col->role == CF_FDW_KEY_PART &&
+					conds[i].col->component == k && conds[i].strategy == BTEqualStrategyNumber &&
+					!conds[i].any)
+					at[k] = i;
+			if (at[k] < 0)
+				break;
+		}
+		if (k == t->nkey_parts)
+		{
+			for (k = 0; k < t->nkey_parts; k++)
+			{
+				p->key_parts[k] = conds[at[k]].value;
+				used[at[k]] = true;
+			}
+			p->nkey_parts = t->nkey_parts;
+			p->key = p->key_parts[0];
+		}
+	}
 	/* the super column */
 	for (i = 0; i < n && p->sc == NULL; i++)
 		if (ok[i] && conds[i].col->role == CF_FDW_SUPER && conds[i].strategy == BTEqualStrategyNumber)
@@ -409,7 +472,8 @@ cfFdwClassify(const CfFdwTable *t, Index relid, List *clauses, CfFdwPush *p)
 		{
 			p->pushed = lappend(p->pushed, lfirst(lc));
 			p->pushed_kind = lappend_int(p->pushed_kind,
-										 conds[i].col->role == CF_FDW_KEY ? CF_FDW_PUSH_KEY
+										 conds[i].col->role == CF_FDW_KEY ||
+										 conds[i].col->role == CF_FDW_KEY_PART ? CF_FDW_PUSH_KEY
 										 : conds[i].col->role == CF_FDW_SUPER ? CF_FDW_PUSH_SC
 										 : CF_FDW_PUSH_NAME);
 		}
@@ -595,6 +659,7 @@ pathkeys_direction(RelOptInfo *baserel, const CfFdwTable *t, const CfFdwPush *p,
 		int			pos;
 		int			d = pk->pk_strategy == BTLessStrategyNumber ? 1 : 2;
 		TypeCacheEntry *tc;
+		bool		reversed;
 
 		if (ec->ec_has_volatile)
 			return 0;
@@ -611,8 +676,11 @@ pathkeys_direction(RelOptInfo *baserel, const CfFdwTable *t, const CfFdwPush *p,
 		if (col == NULL || (pos = storage_position(col)) < 0 || pos <= prev)
 			return 0;
 		tc = lookup_type_cache(col->typid, TYPECACHE_BTREE_OPFAMILY);
-		if (pk->pk_opfamily != tc->btree_opf || !type_order_same(col->type, col->typid))
+		if (pk->pk_opfamily != tc->btree_opf || !type_order_same(pushed_type(col, &reversed), col->typid))
 			return 0;
+		/* SQL's order of a reversed column is the storage's backwards */
+		if (reversed)
+			d = 3 - d;
 		if ((col->typid == TEXTOID || col->typid == VARCHAROID) && !collation_is_c(ec->ec_collation))
 			return 0;
 		for (int q = prev + 1; q < pos; q++)
@@ -863,6 +931,7 @@ cfFdwGetForeignPlan(PlannerInfo *root, RelOptInfo *foreignrel, Oid foreigntablei
 	CfFdwPush	p;
 	List	   *exprs = NIL;
 	List	   *eqs = NIL;
+	List	   *parts = NIL;
 	List	   *attnums = NIL;
 	List	   *scan_tlist = NIL;
 	List	   *private;
@@ -876,6 +945,8 @@ cfFdwGetForeignPlan(PlannerInfo *root, RelOptInfo *foreignrel, Oid foreigntablei
 		scan_clauses = baserel->baserestrictinfo;
 	cfFdwClassify(info->t, baserel->relid, scan_clauses, &p);
 	x = add_expr(&exprs, p.key);
+	for (int k = 0; k < p.nkey_parts; k++)
+		parts = lappend_int(parts, k == 0 ? x : add_expr(&exprs, p.key_parts[k]));
 	for (int k = 0; k < p.neq; k++)
 		eqs = lappend_int(eqs, add_expr(&exprs, p.eq[k]));
 	if (upper)
@@ -902,12 +973,14 @@ cfFdwGetForeignPlan(PlannerInfo *root, RelOptInfo *foreignrel, Oid foreigntablei
 				attnums = lappend_int(attnums, a);
 	}
 	private = list_make5(makeInteger(info->t->relid),
-						 list_make4_int(p.key == NULL ? CF_FDW_KEY_NONE : p.key_any ? CF_FDW_KEY_ANY : CF_FDW_KEY_EQ,
+						 list_make4_int(p.key == NULL ? CF_FDW_KEY_NONE : p.key_any ? CF_FDW_KEY_ANY
+										: p.nkey_parts > 0 ? CF_FDW_KEY_PARTS : CF_FDW_KEY_EQ,
 										x, add_expr(&exprs, p.sc), dir),
 						 eqs,
 						 list_make5_int(add_expr(&exprs, p.lo), p.lo_incl, add_expr(&exprs, p.hi), p.hi_incl, limit),
 						 attnums);
 	private = lappend(private, p.pushed_kind);
+	private = lappend(private, parts);
 	(void) outer_plan;
 	return make_foreignscan(tlist,
 							extract_actual_clauses(p.local, false),

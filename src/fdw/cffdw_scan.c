@@ -53,6 +53,7 @@ typedef struct CfFdwScanState
 	int			scx;
 	int			dir;
 	List	   *eqx;
+	List	   *partx;			/* CF_FDW_KEY_PARTS: the exprs of the key's parts */
 	int			lox,
 				loincl,
 				hix,
@@ -128,6 +129,7 @@ cfFdwBeginForeignScan(ForeignScanState *node, int eflags)
 	st->scx = list_nth_int(key, 2);
 	st->dir = list_nth_int(key, 3);
 	st->eqx = list_nth(priv, CF_FDW_PRIV_EQS);
+	st->partx = list_nth(priv, CF_FDW_PRIV_PARTS);
 	st->lox = list_nth_int(range, 0);
 	st->loincl = list_nth_int(range, 1);
 	st->hix = list_nth_int(range, 2);
@@ -183,15 +185,60 @@ key_cmp(const void *a, const void *b)
 	return c != 0 ? c : (lx > ly) - (lx < ly);
 }
 
-/* The row keys of key = v or key = ANY(array), sorted, without duplicates. */
+static void append_component(StringInfo buf, const bytea *v, int8 eoc);
+
+/*
+ * The CompositeType row key whose parts the key's part = v conditions fix,
+ * in *key; false if no row can have it (a NULL part, a value the part's
+ * type cannot hold, a part longer than a component can be).
+ */
+static bool
+eval_key_parts(ForeignScanState *node, CfFdwScanState *st, bytea **key)
+{
+	StringInfoData buf;
+	ListCell   *lc;
+	int			k = 0;
+
+	initStringInfo(&buf);
+	appendStringInfoSpaces(&buf, VARHDRSZ);
+	foreach(lc, st->partx)
+	{
+		const CfFdwColumn *col = NULL;
+		Datum		v;
+		Oid			type;
+		bytea	   *b;
+
+		for (int i = 0; i < st->t->natts && col == NULL; i++)
+			if (st->t->cols[i].role == CF_FDW_KEY_PART && st->t->cols[i].component == k)
+				col = &st->t->cols[i];
+		Assert(col != NULL);
+		if (!eval_expr(node, st, lfirst_int(lc), &v, &type) || !cfFdwEncodeExact(col->type, v, type, &b) ||
+			VARSIZE_ANY_EXHDR(b) > 0xFFFF)
+			return false;
+		append_component(&buf, b, 0);
+		k++;
+	}
+	SET_VARSIZE(buf.data, buf.len);
+	*key = (bytea *) buf.data;
+	return true;
+}
+
+/* The row keys of key = v, key = ANY(array) or the parts' equalities, sorted, without duplicates. */
 static void
 eval_keys(ForeignScanState *node, CfFdwScanState *st)
 {
-	const CfFdwColumn *col = &st->t->cols[st->t->key_att - 1];
+	const CfFdwColumn *col = st->t->key_att > 0 ? &st->t->cols[st->t->key_att - 1] : NULL;
 	Datum		v;
 	Oid			type;
 	int			n = 0;
 
+	if (st->keymode == CF_FDW_KEY_PARTS)
+	{
+		st->keys = palloc(sizeof(bytea *));
+		if (eval_key_parts(node, st, &st->keys[0]))
+			st->nkeys = 1;
+		return;
+	}
 	if (!eval_expr(node, st, st->keyx, &v, &type))
 		return;
 	if (st->keymode == CF_FDW_KEY_EQ)

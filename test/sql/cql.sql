@@ -108,6 +108,51 @@ SELECT cfstore.cql($$SELECT at, day FROM events WHERE site = 'a' AND day IN (2, 
 SELECT cfstore.cql($$SELECT at, kind FROM events WHERE site = 'a' AND day = 1 AND at < '2013-06-10 11:00+0000'$$, 'twissandra');
 SELECT cfstore.cql($$DELETE FROM events WHERE site = 'a' AND day = 1 AND at = '2013-06-10 11:00+0000'$$, 'twissandra');
 SELECT cfstore.cql($$SELECT at, seq FROM events WHERE site = 'a' AND day = 1$$, 'twissandra');
+-- the foreign table: an equality on every part of a composite partition key
+-- reads that one row key (in any order of the conditions), with the
+-- clustering order and the LIMIT
+EXPLAIN (VERBOSE, COSTS OFF) SELECT at, seq, kind FROM twissandra.events WHERE day = 1 AND site = 'a';
+SELECT at, seq, kind FROM twissandra.events WHERE day = 1 AND site = 'a';
+SELECT at, seq, kind FROM twissandra.events WHERE site = 'a' AND day = 2;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT at, seq FROM twissandra.events WHERE site = 'a' AND day = 1 ORDER BY at DESC, seq LIMIT 1;
+SELECT at, seq FROM twissandra.events WHERE site = 'a' AND day = 1 ORDER BY at DESC, seq LIMIT 1;
+SELECT at, seq FROM twissandra.events WHERE site = 'a' AND day = 1 ORDER BY at, seq DESC LIMIT 1;
+-- a part left open, or given by IN: every row key is read, the conditions filter
+EXPLAIN (COSTS OFF) SELECT at FROM twissandra.events WHERE site = 'a';
+EXPLAIN (COSTS OFF) SELECT at FROM twissandra.events WHERE site = 'a' AND day IN (1, 2);
+SELECT day, at FROM twissandra.events WHERE site = 'a' AND day IN (2, 1) ORDER BY day, at;
+-- a value no part can hold, or a NULL, reads nothing
+SELECT count(*) FROM twissandra.events WHERE site = 'a' AND day = 3000000000;
+SELECT count(*) FROM twissandra.events WHERE site = 'a' AND day = NULL::int;
+-- the parts from an outer row: one row key per probe
+EXPLAIN (COSTS OFF)
+SELECT v.site, v.day, e.at FROM (VALUES ('a', 1), ('a', 2), ('b', 1)) v(site, day),
+  LATERAL (SELECT at FROM twissandra.events e WHERE e.site = v.site AND e.day = v.day ORDER BY at DESC LIMIT 1) e;
+SELECT v.site, v.day, e.at FROM (VALUES ('a', 1), ('a', 2), ('b', 1)) v(site, day),
+  LATERAL (SELECT at FROM twissandra.events e WHERE e.site = v.site AND e.day = v.day ORDER BY at DESC LIMIT 1) e;
+
+-- CLUSTERING ORDER BY ... DESC: the storage order is descending, so ORDER BY
+-- tweet_id DESC reads forward and ORDER BY tweet_id a backward slice; a
+-- bound in SQL's order is the opposite bound of the storage's
+SELECT cfstore.cql($$CREATE TABLE newest (user_id text, tweet_id timeuuid, body text, PRIMARY KEY (user_id, tweet_id))
+  WITH CLUSTERING ORDER BY (tweet_id DESC)$$, 'twissandra');
+SELECT cfstore.cql(format($$INSERT INTO newest (user_id, tweet_id, body) VALUES ('gmason', %s, 'tweet %s')$$,
+                          cfstore.min_timeuuid(timestamptz '2013-01-01 00:00+00' + i * interval '1 minute'), i), 'twissandra')
+  FROM generate_series(1, 6) i \g /dev/null
+EXPLAIN (VERBOSE, COSTS OFF) SELECT body FROM twissandra.newest WHERE user_id = 'gmason' ORDER BY tweet_id DESC LIMIT 2;
+SELECT body FROM twissandra.newest WHERE user_id = 'gmason' ORDER BY tweet_id DESC LIMIT 2;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT body FROM twissandra.newest WHERE user_id = 'gmason' ORDER BY tweet_id LIMIT 2;
+SELECT body FROM twissandra.newest WHERE user_id = 'gmason' ORDER BY tweet_id LIMIT 2;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT body FROM twissandra.newest WHERE user_id = 'gmason'
+  AND tweet_id OPERATOR(cfstore.>) cfstore.min_timeuuid('2013-01-01 00:02+00')
+  AND tweet_id OPERATOR(cfstore.<=) cfstore.min_timeuuid('2013-01-01 00:05+00') ORDER BY tweet_id;
+SELECT body FROM twissandra.newest WHERE user_id = 'gmason'
+  AND tweet_id OPERATOR(cfstore.>) cfstore.min_timeuuid('2013-01-01 00:02+00')
+  AND tweet_id OPERATOR(cfstore.<=) cfstore.min_timeuuid('2013-01-01 00:05+00') ORDER BY tweet_id;
+SELECT body FROM twissandra.newest WHERE user_id = 'gmason'
+  AND tweet_id OPERATOR(cfstore.<) cfstore.min_timeuuid('2013-01-01 00:03+00') ORDER BY tweet_id DESC;
+SELECT body FROM twissandra.newest WHERE user_id = 'gmason'
+  AND tweet_id OPERATOR(cfstore.=) cfstore.min_timeuuid('2013-01-01 00:04+00');
 
 -- COMPACT STORAGE: one clustering column and a value (a dynamic column family)
 SELECT cfstore.cql($$CREATE TABLE stats (k text, c int, v bigint, PRIMARY KEY (k, c)) WITH COMPACT STORAGE$$, 'twissandra');

@@ -172,7 +172,7 @@ SELECT column_name FROM fdw_scan.lexical WHERE key = 'k' AND column_name > '1000
 -- DateType sorts dates before 1970 last
 EXPLAIN (VERBOSE, COSTS OFF) SELECT column_name FROM fdw_scan.dates WHERE key = 'k' ORDER BY column_name DESC LIMIT 2;
 SELECT column_name FROM fdw_scan.dates WHERE key = 'k' ORDER BY column_name DESC LIMIT 2;
--- ReversedType: storage order is descending
+-- ReversedType: storage order is descending, so ascending SQL order is a backward slice
 EXPLAIN (VERBOSE, COSTS OFF) SELECT column_name FROM fdw_scan.rev WHERE key = 'k' ORDER BY column_name LIMIT 2;
 SELECT column_name FROM fdw_scan.rev WHERE key = 'k' ORDER BY column_name LIMIT 2;
 -- text under another collation than "C", an operator of another family
