@@ -11,7 +11,7 @@
  * else write rows, rather than by a trigger that has to think of every
  * column.
  *
- * Each DDL function of the API (create_keyspace, drop_keyspace,
+ * Each DDL function of the API (create_keyspace, update_keyspace, drop_keyspace,
  * create_column_family, update_column_family, drop_column_family,
  * truncate) is declared with the C entry point cfstore_ddl.  It notes the
  * calling role and runs the function's body, cfstore._ddl_<name>: a

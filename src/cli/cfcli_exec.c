@@ -1057,6 +1057,7 @@ static void
 run_keyspace(CliStmt *st)
 {
 	const char *strategy = "NetworkTopologyStrategy";
+	bool		strategy_given = false;
 	const char *rf = NULL;
 	ListCell   *lc;
 	const char *args[3];
@@ -1066,7 +1067,10 @@ run_keyspace(CliStmt *st)
 		CliAttr    *a = lfirst(lc);
 
 		if (pg_strcasecmp(a->name, "placement_strategy") == 0)
+		{
 			strategy = a->text;
+			strategy_given = true;
+		}
 		else if (pg_strcasecmp(a->name, "strategy_options") == 0)
 		{
 			CliAttr    *h = a->is_array ? (a->array ? linitial(a->array) : NULL) : a;
@@ -1095,10 +1099,12 @@ run_keyspace(CliStmt *st)
 	}
 	if (st->kind == CLI_UPDATE_KEYSPACE)
 	{
-		(void) keyspace_named(st->name);
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("update keyspace is not supported by cfstore: a keyspace's replication has no meaning here")));
+		/* what the statement does not name stays as it is */
+		args[0] = keyspace_named(st->name);
+		args[1] = rf;
+		args[2] = strategy_given ? strategy : NULL;
+		cfCqlRunText("SELECT cfstore.update_keyspace($1, $2::integer, $3)", 3, args);
+		return;
 	}
 	args[0] = st->name;
 	args[1] = rf ? rf : "1";

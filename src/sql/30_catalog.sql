@@ -347,6 +347,40 @@ RETURNS void AS 'MODULE_PATHNAME', 'cfstore_ddl' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION cfstore.create_keyspace(text, integer, text) IS
   'Create a keyspace and the PostgreSQL schema of the same name (needs CREATE on the database)';
 
+-- The body of update_keyspace, run as the extension's owner for its caller
+-- (src/catalog/cfddl.c): a NULL argument leaves that part as it is.
+CREATE FUNCTION cfstore._ddl_update_keyspace(keyspace text, replication_factor integer,
+                                        strategy_class text)
+RETURNS void LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  cls text;
+BEGIN
+  IF lower(keyspace) = 'system' THEN
+    PERFORM cfstore._error('system keyspace is not user-modifiable');
+  END IF;
+  PERFORM cfstore._check_keyspace_exists(keyspace);
+  IF strategy_class IS NOT NULL THEN
+    cls := cfstore._strategy_class(strategy_class);
+  END IF;
+  IF replication_factor < 0 THEN
+    PERFORM cfstore._error(format('Replication factor must be non-negative; found %s', replication_factor));
+  END IF;
+  PERFORM cfstore._lock_catalog();
+  PERFORM cfstore._check_keyspace_owner(keyspace);
+  UPDATE cfstore.keyspace k
+     SET strategy_class = coalesce(cls, k.strategy_class),
+         strategy_options = CASE WHEN replication_factor IS NULL THEN k.strategy_options
+                                 ELSE jsonb_build_object('replication_factor', replication_factor::text) END
+   WHERE k.name = keyspace;
+  PERFORM cfstore._on_shards(keyspace, 'update_keyspace', keyspace, replication_factor::text, strategy_class);
+END $$;
+CREATE FUNCTION cfstore.update_keyspace(keyspace text, replication_factor integer DEFAULT NULL,
+                                        strategy_class text DEFAULT NULL)
+RETURNS void AS 'MODULE_PATHNAME', 'cfstore_ddl' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION cfstore.update_keyspace(text, integer, text) IS
+  'Change a keyspace''s replication strategy or factor, as the catalog records them (needs ownership)';
+
 -- The body of drop_column_family, run as the extension's owner for its caller
 -- (src/catalog/cfddl.c).
 CREATE FUNCTION cfstore._ddl_drop_column_family(keyspace text, column_family text)

@@ -1,7 +1,7 @@
 -- The SQLSTATEs of catalog errors (README.md "Reading and writing"), and that failed DDL
 -- writes nothing.
 BEGIN;
-SELECT plan(22);
+SELECT plan(29);
 
 SELECT lives_ok($$SELECT cfstore.create_keyspace('TapKs')$$, 'create_keyspace');
 SELECT lives_ok($$SELECT cfstore.create_column_family('TapKs', 'Cf', comparator => 'UTF8Type')$$, 'create_column_family');
@@ -25,16 +25,27 @@ SELECT throws_ok($$SELECT cfstore.update_column_family('TapKs', 'Cf', default_va
 SELECT throws_ok($$UPDATE cfstore.column_family SET comparator = 'org.apache.cassandra.db.marshal.LongType' WHERE keyspace = 'TapKs'$$,
                  '0A000', 'comparators do not match or are not compatible.', 'comparator change through the table: 0A000');
 SELECT throws_ok($$SELECT cfstore.create_keyspace('pg_catalog')$$, '42P06', NULL, 'a schema of that name exists: 42P06');
+SELECT throws_ok($$SELECT cfstore.update_keyspace('Nope', 2)$$, '3F000', 'Keyspace Nope does not exist', 'update of an unknown keyspace: 3F000');
+SELECT throws_ok($$SELECT cfstore.update_keyspace('TapKs', strategy_class => 'Foo')$$, '22023', NULL, 'update to an unknown strategy: 22023');
+SELECT throws_ok($$SELECT cfstore.update_keyspace('TapKs', -1)$$, '22023', 'Replication factor must be non-negative; found -1',
+                 'update to a negative replication factor: 22023');
+SELECT lives_ok($$SELECT cfstore.update_keyspace('TapKs', 3)$$, 'update_keyspace');
+SELECT is((SELECT cfstore.describe_keyspace('TapKs') - 'cf_defs'),
+          '{"name": "TapKs", "strategy_class": "org.apache.cassandra.locator.SimpleStrategy", "strategy_options": {"replication_factor": "3"}}'::jsonb,
+          'update_keyspace changes the factor and keeps the strategy');
 
 -- privileges: 42501
 CREATE ROLE regress_tap_other;
 SET LOCAL ROLE regress_tap_other;
 SELECT throws_ok($$SELECT cfstore.drop_keyspace('TapKs')$$, '42501', 'must be owner of keyspace TapKs', 'drop by a non-owner: 42501');
+SELECT throws_ok($$SELECT cfstore.update_keyspace('TapKs', 1)$$, '42501', 'must be owner of keyspace TapKs', 'update by a non-owner: 42501');
 SELECT throws_ok($$SELECT cfstore.create_keyspace('TapKs2')$$, '42501', NULL, 'create without CREATE on the database: 42501');
 RESET ROLE;
 
 -- failed DDL leaves nothing behind
 SELECT is((SELECT count(*)::integer FROM cfstore.keyspace WHERE name IN ('Ks2', 'TapKs2')), 0, 'no keyspace from failed calls');
+SELECT is((SELECT strategy_options ->> 'replication_factor' FROM cfstore.keyspace WHERE name = 'TapKs'), '3',
+          'nor a change from failed updates');
 SELECT hasnt_schema('TapKs2', 'no schema from a failed create_keyspace');
 
 SELECT lives_ok($$SELECT cfstore.drop_keyspace('TapKs')$$, 'drop_keyspace');

@@ -140,7 +140,7 @@ SELECT is(ARRAY(SELECT p.proname::text FROM pg_proc p
                    AND p.proconfig @> ARRAY['search_path=pg_catalog, pg_temp']
                  ORDER BY p.proname::text COLLATE "C"),
           ARRAY['_ddl__cql_define', '_ddl_create_column_family', '_ddl_create_keyspace', '_ddl_drop_column_family',
-                '_ddl_drop_keyspace', '_ddl_truncate', '_ddl_update_column_family'],
+                '_ddl_drop_keyspace', '_ddl_truncate', '_ddl_update_column_family', '_ddl_update_keyspace'],
           'every DDL body is SECURITY DEFINER, the extension owner''s, with a pinned search_path');
 SELECT is((SELECT count(*)::integer FROM information_schema.role_table_grants
             WHERE table_schema = 'cfstore' AND grantee = 'PUBLIC' AND privilege_type <> 'SELECT'), 0,

@@ -92,6 +92,22 @@ SELECT cli($$show keyspaces;$$);
 SELECT cli($$describe Demo;$$);
 SELECT cli($$describe nope;$$);
 SELECT cli($$use Demo; describe nope;$$);
+-- update keyspace: what it names changes, the rest stays; the name is matched as the cli matches it
+SELECT cli($$create keyspace Upd with placement_strategy = 'SimpleStrategy' and strategy_options = {replication_factor:1};
+update keyspace Upd with strategy_options = {replication_factor:3};
+describe Upd;
+update keyspace upd with placement_strategy = 'NetworkTopologyStrategy' and strategy_options = {datacenter1:2} and durable_writes = true;
+describe Upd;
+update keyspace Upd with placement_strategy = 'org.apache.cassandra.locator.SimpleStrategy';$$);
+SELECT cfstore.describe_keyspace('Upd');
+SELECT cli($$update keyspace Nope with strategy_options = {replication_factor:3};$$);
+SELECT cli($$update keyspace Upd with placement_strategy = 'Foo';$$);
+SELECT cli($$update keyspace Upd with strategy_options = {replication_factor:-1};$$);
+SELECT cli($$update keyspace Upd with colour = 'red';$$);
+SELECT cli($$update keyspace system with strategy_options = {replication_factor:2};$$);
+-- a failed update changes nothing
+SELECT strategy_class, strategy_options FROM cfstore.keyspace WHERE name = 'Upd';
+SELECT cli($$drop keyspace Upd;$$);
 
 -- seed 002: buildingControl made with the cli, then read as a CQL3 table and as SQL
 SELECT cli($$

@@ -321,6 +321,9 @@ $co->safe_psql('postgres', q{BEGIN; SELECT cfstore.drop_column_family('There', '
 is(on_shards($news), '1,1', 'DDL rolled back on the coordinator is rolled back on every shard');
 $co->safe_psql('postgres', q{BEGIN; SELECT cfstore.drop_column_family('There', 'New'); COMMIT;});
 is(on_shards($news), '0,0', 'and committed, it is committed on every shard');
+$co->safe_psql('postgres', q{SELECT cfstore.update_keyspace('There', 3)});
+is(on_shards(q{SELECT strategy_options ->> 'replication_factor' FROM cfstore.keyspace WHERE name = 'There'}), '3,3',
+	'update_keyspace on the coordinator updates every shard');
 is($co->safe_psql('postgres', q{SELECT count(*) FROM pg_class WHERE relnamespace = 'cfstore_shard'::regnamespace AND relkind = 'f'}),
 	8, 'the coordinator\'s table of a dropped column family is gone, partitions and all');
 
