@@ -680,158 +680,195 @@ run_container(Relation rel, const char *src, CfRunHeader *hdr, MemoryContext cxt
 }
 
 /*
- * Decode a run item.  Names are rebuilt into memory allocated in cxt, and
+ * Start decoding the run item at src (len bytes) into run, cell by cell
+ * (cfRunDecodeNext).  Names are rebuilt into memory allocated in cxt, and
  * long parts read there; the rest (short keys, values) points into src, so
  * the caller keeps src alive (and stable) while it uses them.  Values stay
- * as stored (see cfCellValue).
+ * as stored (see cfCellValue).  run->cells has room for every cell; the
+ * cells not decoded yet are undefined.
  */
+void
+cfRunDecodeBegin(CfRunDecoder *d, Relation rel, const char *src, Size len, CfRun *run, MemoryContext cxt)
+{
+	CfRunHeader hdr;
+
+	d->rel = rel;
+	d->run = run;
+	d->cxt = cxt;
+	d->src = src;
+	d->end = (const uint8 *) src + len;
+	d->p = run_container(rel, src, &hdr, cxt, &run->key, &run->keylen, &run->keyref,
+						 &run->sc, &run->sclen, &run->scref);
+	d->permuted = (hdr.flags & CF_RUN_TIMEUUID_NAMES) != 0;
+	d->next = 0;
+	d->prevlen = 0;
+	d->prevwt = hdr.basewt;
+	d->prevxid = InvalidTransactionId;
+	d->names = NULL;
+	d->names_left = 0;
+	run->ncells = hdr.ncells;
+	run->timeuuid_names = d->permuted;
+	run->cells = MemoryContextAlloc(cxt, sizeof(CfCell) * Max(hdr.ncells, 1));
+	run->used = 0;
+}
+
+/* Decode the next cell of d's run (there is one). */
+static pg_attribute_always_inline void
+decode_cell(CfRunDecoder *d)
+{
+	Relation	rel = d->rel;
+	CfRun	   *run = d->run;
+	int			i = d->next;
+	CfCell	   *c = &run->cells[i];
+	const uint8 *p = d->p;
+	const uint8 *end = d->end;
+	uint8	   *prevstored = d->prevstored;
+	int			prevlen = d->prevlen;
+	bool		permuted = d->permuted;
+	uint64		prefix,
+				suffix,
+				mid,
+				v;
+	int			namelen;
+
+	if (p >= end)
+		cfCorrupt(rel, InvalidBlockNumber, "Cell %d of a run of %d lies past the run's end.", i, run->ncells);
+	c->flagsp = (uint8 *) p;
+	c->flags = *p++;
+	p += varint_get(rel, p, &prefix);
+	p += varint_get(rel, p, &suffix);
+	p += varint_get(rel, p, &mid);
+	if (prefix + suffix > (uint64) prevlen || p + mid > end || prefix + suffix + mid > CF_KEY_MAX)
+		cfCorrupt(rel, InvalidBlockNumber, "Cell %d of a run has a name of impossible length.", i);
+	namelen = (int) (prefix + suffix + mid);
+	c->nameref = NULL;
+	if (c->flags & CF_CELL_LONG_NAME)
+	{
+		/* a reference, stored whole */
+		if (prefix != 0 || suffix != 0)
+			cfCorrupt(rel, InvalidBlockNumber, "Cell %d of a run shares part of a reference to a long name.", i);
+		c->name = resolve_part(rel, p, namelen, true, &c->namelen, &c->nameref, d->cxt);
+		memcpy(prevstored, p, namelen);
+	}
+	else if (i == 0)
+	{
+		/* stored as it is */
+		c->name = p;
+		if (permuted && namelen == 16)
+			timeuuid_permute(p, prevstored);
+		else
+			memcpy(prevstored, p, namelen);
+	}
+	else
+	{
+		uint8	   *out;
+
+		if (namelen == prevlen)
+		{
+			/*
+			 * A name as long as the one before (TimeUUIDs, LongType, names
+			 * of one width): the shared prefix and suffix are already in
+			 * place, around the bytes that differ.  Building it elsewhere
+			 * and copying it back made the copy wait for the overlapping
+			 * writes that built it (perf put a quarter of the decoder's
+			 * samples on that copy).
+			 */
+			memcpy(prevstored + prefix, p, mid);
+		}
+		else
+		{
+			/* in place too: the shared suffix moves to its new end first */
+			memmove(prevstored + prefix + mid, prevstored + prevlen - suffix, suffix);
+			memcpy(prevstored + prefix, p, mid);
+		}
+		if (prefix == 0 && suffix == 0 && !(permuted && namelen == 16))
+			c->name = p;
+		else
+		{
+			if (d->names_left < (Size) namelen)
+			{
+				d->names_left = Max((Size) namelen, Min((Size) namelen * (run->ncells - i), 8192));
+				d->names = MemoryContextAlloc(d->cxt, d->names_left);
+			}
+			out = d->names;
+			d->names += namelen;
+			d->names_left -= namelen;
+			if (permuted && namelen == 16)
+				timeuuid_unpermute(prevstored, out);
+			else
+				memcpy(out, prevstored, namelen);
+			c->name = out;
+		}
+	}
+	d->prevlen = namelen;
+	if (!(c->flags & CF_CELL_LONG_NAME))
+		c->namelen = namelen;
+	p += mid;
+	p += varint_get(rel, p, &v);
+	c->writetime = d->prevwt + unzigzag(v);
+	d->prevwt = c->writetime;
+	if (c->flags & CF_CELL_EXPIRING)
+	{
+		p += varint_get(rel, p, &v);
+		c->ttl = (int32) v;
+		memcpy(&c->expires_at, p, 4);
+		p += 4;
+	}
+	else
+	{
+		c->ttl = 0;
+		c->expires_at = 0;
+	}
+	if (!(c->flags & CF_CELL_FROZEN))
+	{
+		p += varint_get(rel, p, &v);
+		c->xmin = d->prevxid + (TransactionId) (int32) unzigzag(v);
+		d->prevxid = c->xmin;
+		p += varint_get(rel, p, &v);
+		c->cmin = (CommandId) v;
+	}
+	else
+	{
+		c->xmin = FrozenTransactionId;
+		c->cmin = 0;
+	}
+	p += varint_get(rel, p, &v);
+	c->compressed = v >= CF_VALUE_COMPRESSED;
+	if (c->compressed)
+		v -= CF_VALUE_COMPRESSED;
+	if (p + v > end)
+		cfCorrupt(rel, InvalidBlockNumber, "Cell %d of a run has a value that runs past the run's end.", i);
+	c->value = p;
+	c->valuelen = (int) v;
+	p += v;
+	d->p = p;
+	d->next = i + 1;
+	/* the rest of the item, if any, is room for the run to grow */
+	if (d->next == run->ncells)
+		run->used = (Size) (p - (const uint8 *) d->src);
+}
+
+/* Decode the next cell of the run cfRunDecodeBegin started; false once every cell is. */
+bool
+cfRunDecodeNext(CfRunDecoder *d)
+{
+	if (d->next >= d->run->ncells)
+		return false;
+	decode_cell(d);
+	return true;
+}
+
+/* Decode a run item whole (see cfRunDecodeBegin). */
 void
 cfRunDecode(Relation rel, const char *src, Size len, CfRun *run, MemoryContext cxt)
 {
-	CfRunHeader hdr;
-	const uint8 *p;
-	const uint8 *end = (const uint8 *) src + len;
-	uint8		prevstored[CF_KEY_MAX];
-	int			prevlen = 0;
-	int64		prevwt;
-	TransactionId prevxid = InvalidTransactionId;
-	bool		permuted;
-	uint8	   *names = NULL;	/* rebuilt names are carved from one chunk */
-	Size		names_left = 0;
+	CfRunDecoder d;
 
-	p = run_container(rel, src, &hdr, cxt, &run->key, &run->keylen, &run->keyref,
-					  &run->sc, &run->sclen, &run->scref);
-	permuted = (hdr.flags & CF_RUN_TIMEUUID_NAMES) != 0;
-	run->ncells = hdr.ncells;
-	run->timeuuid_names = permuted;
-	run->cells = MemoryContextAlloc(cxt, sizeof(CfCell) * Max(hdr.ncells, 1));
-	prevwt = hdr.basewt;
-
-	for (int i = 0; i < hdr.ncells; i++)
-	{
-		CfCell	   *c = &run->cells[i];
-		uint64		prefix,
-					suffix,
-					mid,
-					v;
-		int			namelen;
-
-		if (p >= end)
-			cfCorrupt(rel, InvalidBlockNumber, "Cell %d of a run of %d lies past the run's end.", i, hdr.ncells);
-		c->flagsp = (uint8 *) p;
-		c->flags = *p++;
-		p += varint_get(rel, p, &prefix);
-		p += varint_get(rel, p, &suffix);
-		p += varint_get(rel, p, &mid);
-		if (prefix + suffix > (uint64) prevlen || p + mid > end || prefix + suffix + mid > CF_KEY_MAX)
-			cfCorrupt(rel, InvalidBlockNumber, "Cell %d of a run has a name of impossible length.", i);
-		namelen = (int) (prefix + suffix + mid);
-		c->nameref = NULL;
-		if (c->flags & CF_CELL_LONG_NAME)
-		{
-			/* a reference, stored whole */
-			if (prefix != 0 || suffix != 0)
-				cfCorrupt(rel, InvalidBlockNumber, "Cell %d of a run shares part of a reference to a long name.", i);
-			c->name = resolve_part(rel, p, namelen, true, &c->namelen, &c->nameref, cxt);
-			memcpy(prevstored, p, namelen);
-		}
-		else if (i == 0)
-		{
-			/* stored as it is */
-			c->name = p;
-			if (permuted && namelen == 16)
-				timeuuid_permute(p, prevstored);
-			else
-				memcpy(prevstored, p, namelen);
-		}
-		else
-		{
-			uint8	   *out;
-
-			if (namelen == prevlen)
-			{
-				/*
-				 * A name as long as the one before (TimeUUIDs, LongType,
-				 * names of one width): the shared prefix and suffix are
-				 * already in place, around the bytes that differ.  Building
-				 * it elsewhere and copying it back made the copy wait for
-				 * the overlapping writes that built it (perf put a quarter
-				 * of the decoder's samples on that copy).
-				 */
-				memcpy(prevstored + prefix, p, mid);
-			}
-			else
-			{
-				uint8		stored[CF_KEY_MAX];
-
-				memcpy(stored, prevstored, prefix);
-				memcpy(stored + prefix, p, mid);
-				memcpy(stored + prefix + mid, prevstored + prevlen - suffix, suffix);
-				memcpy(prevstored, stored, namelen);
-			}
-			if (prefix == 0 && suffix == 0 && !(permuted && namelen == 16))
-				c->name = p;
-			else
-			{
-				if (names_left < (Size) namelen)
-				{
-					names_left = Max((Size) namelen, Min((Size) namelen * (hdr.ncells - i), 8192));
-					names = MemoryContextAlloc(cxt, names_left);
-				}
-				out = names;
-				names += namelen;
-				names_left -= namelen;
-				if (permuted && namelen == 16)
-					timeuuid_unpermute(prevstored, out);
-				else
-					memcpy(out, prevstored, namelen);
-				c->name = out;
-			}
-		}
-		prevlen = namelen;
-		if (!(c->flags & CF_CELL_LONG_NAME))
-			c->namelen = namelen;
-		p += mid;
-		p += varint_get(rel, p, &v);
-		c->writetime = prevwt + unzigzag(v);
-		prevwt = c->writetime;
-		if (c->flags & CF_CELL_EXPIRING)
-		{
-			p += varint_get(rel, p, &v);
-			c->ttl = (int32) v;
-			memcpy(&c->expires_at, p, 4);
-			p += 4;
-		}
-		else
-		{
-			c->ttl = 0;
-			c->expires_at = 0;
-		}
-		if (!(c->flags & CF_CELL_FROZEN))
-		{
-			p += varint_get(rel, p, &v);
-			c->xmin = prevxid + (TransactionId) (int32) unzigzag(v);
-			prevxid = c->xmin;
-			p += varint_get(rel, p, &v);
-			c->cmin = (CommandId) v;
-		}
-		else
-		{
-			c->xmin = FrozenTransactionId;
-			c->cmin = 0;
-		}
-		p += varint_get(rel, p, &v);
-		c->compressed = v >= CF_VALUE_COMPRESSED;
-		if (c->compressed)
-			v -= CF_VALUE_COMPRESSED;
-		if (p + v > end)
-			cfCorrupt(rel, InvalidBlockNumber, "Cell %d of a run has a value that runs past the run's end.", i);
-		c->value = p;
-		c->valuelen = (int) v;
-		p += v;
-	}
-	/* the rest of the item, if any, is room for the run to grow */
-	run->used = (Size) (p - (const uint8 *) src);
+	cfRunDecodeBegin(&d, rel, src, len, run, cxt);
+	while (d.next < run->ncells)
+		decode_cell(&d);
+	if (run->ncells == 0)
+		run->used = (Size) (d.p - (const uint8 *) src);
 }
 
 /*

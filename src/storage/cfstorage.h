@@ -318,6 +318,31 @@ cfPageItemId(Relation rel, Page page, OffsetNumber off)
 
 typedef CfIndexTupleData *CfIndexTuple;
 
+/*
+ * A run item being decoded cell by cell (cfRunDecodeBegin): a reader that
+ * needs a few cells of a long run decodes only as far as it reads.  The
+ * state is that of the decoder's loop: where the next cell starts, the
+ * name the next one's prefix and suffix refer to, the last writetime and
+ * xmin the next ones are deltas of.
+ */
+typedef struct CfRunDecoder
+{
+	Relation	rel;
+	CfRun	   *run;
+	MemoryContext cxt;
+	const char *src;
+	const uint8 *p;
+	const uint8 *end;
+	int			next;			/* the next cell to decode */
+	int			prevlen;
+	int64		prevwt;
+	TransactionId prevxid;
+	bool		permuted;
+	uint8	   *names;			/* rebuilt names are carved from one chunk */
+	Size		names_left;
+	uint8		prevstored[CF_KEY_MAX]; /* the last name, as stored */
+} CfRunDecoder;
+
 /* cfpage.c */
 extern void cfPageInit(Page page, uint16 level, uint16 flags);
 extern void cfMetaPageInit(Page page, int32 cf_id, BlockNumber root);
@@ -326,6 +351,9 @@ extern void cfRunEncode(const CfRun *run, char *dst);
 extern Size cfRunAppendedSize(const CfRun *run, Size used);
 extern void cfRunEncodeAppended(const CfRun *run, const char *src, Size used, char *dst);
 extern void cfRunDecode(Relation rel, const char *src, Size len, CfRun *run, MemoryContext cxt);
+extern void cfRunDecodeBegin(CfRunDecoder *d, Relation rel, const char *src, Size len, CfRun *run,
+							 MemoryContext cxt);
+extern bool cfRunDecodeNext(CfRunDecoder *d);
 extern void cfRunFirstKey(Relation rel, const char *src, CfKey *key);
 extern int	cfRunCompare(Relation rel, const CfOrder *order, const char *src, const CfKey *pos);
 extern Size cfIndexTupleSize(const CfKey *key);

@@ -117,6 +117,57 @@ cfPageSearch(Relation rel, CfRelInfo *info, Page page, const CfKey *pos, bool ba
 }
 
 /*
+ * Hand the cells of the run item at src (len bytes) of the locked leaf
+ * page in buf to fn in key order, from position from (NULL: its first
+ * cell), decoding each cell only when it is needed: the one fn gets, and
+ * the one after it, which fn may look at (a column's versions are
+ * adjacent).  Returns true if fn asked to stop.
+ */
+static bool
+scan_run_forward(Relation rel, CfRelInfo *info, const char *src, Size len, const CfKey *from,
+				 CfFeedFn fn, void *arg, Buffer buf, MemoryContext cxt)
+{
+	CfRunDecoder d;
+	CfRun		run;
+
+	cfRunDecodeBegin(&d, rel, src, len, &run, cxt);
+	if (!cfRunDecodeNext(&d))
+		return false;
+	/*
+	 * A position that names only a row (or an infinity) puts every cell of
+	 * the run on the same side of it: decide once for the run.
+	 */
+	if (from != NULL && from->nparts <= 1)
+	{
+		CfKey		ck;
+
+		cfCellKey(&run, &run.cells[0], &ck);
+		if (cfKeyCompare(&info->order, &ck, from) < 0)
+			return false;
+		from = NULL;
+	}
+	for (int i = 0; i < run.ncells; i++)
+	{
+		CfCell	   *cell = &run.cells[i];
+
+		if (i + 1 < run.ncells)
+			(void) cfRunDecodeNext(&d);
+		if (from != NULL)
+		{
+			CfKey		ck;
+
+			cfCellKey(&run, cell, &ck);
+			if (cfKeyCompare(&info->order, &ck, from) < 0)
+				continue;
+			from = NULL;		/* a run is in key order: the cells after it are past from too */
+		}
+		if (fn(arg, &run, cell, buf) == CF_FEED_STOP)
+			return true;
+	}
+	return false;
+}
+
+/*
  * Hand the cells of the locked leaf page in buf to fn, in key order or
  * backwards, starting at position from (NULL: the page's first or last
  * cell).  Returns true if fn asked to stop.  Decoded runs are allocated in
@@ -158,6 +209,17 @@ cfScanPage(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *from, bool ba
 		ItemId		iid = cfPageItemId(rel, page, off);
 		CfRun		run;
 		bool		skip_run = false;
+
+		if (!backward)
+		{
+			/* forward, a run is decoded only as far as the reader reads */
+			stopped = scan_run_forward(rel, info, PageGetItem(page, iid), ItemIdGetLength(iid), from,
+									   fn, arg, buf, cxt);
+			from = NULL;
+			off++;
+			continue;
+		}
+		/* backwards, a run is decoded whole: its last cells come first */
 		cfRunDecode(rel, PageGetItem(page, iid), ItemIdGetLength(iid), &run, cxt);
 		/*
 		 * A position that names only a row (or an infinity) puts every cell
@@ -166,29 +228,24 @@ cfScanPage(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *from, bool ba
 		if (from != NULL && from->nparts <= 1)
 		{
 			CfKey		ck;
-			int			c;
 
 			if (run.ncells > 0)
 			{
 				cfCellKey(&run, &run.cells[0], &ck);
-				c = cfKeyCompare(&info->order, &ck, from);
-				skip_run = backward ? c >= 0 : c < 0;
+				skip_run = cfKeyCompare(&info->order, &ck, from) >= 0;
 			}
 			from = NULL;
 		}
-		for (int k = 0; k < run.ncells && !skip_run; k++)
+		for (int i = run.ncells - 1; i >= 0 && !skip_run; i--)
 		{
-			int			i = backward ? run.ncells - 1 - k : k;
 			CfCell	   *cell = &run.cells[i];
 
 			if (from != NULL)
 			{
 				CfKey		ck;
-				int			c;
 
 				cfCellKey(&run, cell, &ck);
-				c = cfKeyCompare(&info->order, &ck, from);
-				if (backward ? c >= 0 : c < 0)
+				if (cfKeyCompare(&info->order, &ck, from) >= 0)
 					continue;
 			}
 			if (fn(arg, &run, cell, buf) == CF_FEED_STOP)
@@ -199,10 +256,7 @@ cfScanPage(Relation rel, CfRelInfo *info, Buffer buf, const CfKey *from, bool ba
 		}
 		/* past the start run, no more position checks are needed */
 		from = NULL;
-		if (backward)
-			off = off > first ? off - 1 : InvalidOffsetNumber;
-		else
-			off++;
+		off = off > first ? off - 1 : InvalidOffsetNumber;
 	}
 	MemoryContextSwitchTo(old);
 	return stopped;
