@@ -176,6 +176,27 @@ REVOKE SELECT ON join_keys FROM api_join_reader;
 REVOKE USAGE ON SCHEMA cfstore FROM api_join_reader;
 DROP ROLE api_join_reader;
 
+-- the backend keeps its last conversions of text bounds across executions
+-- of a prepared statement (text and bytea ones: the others are converted
+-- at every call), for the column family's definition of the time:
+-- recreated with another comparator, the same bounds are converted again
+SELECT cfstore.create_column_family('ApiJoin', 'Again', comparator => 'UTF8Type', key_validation_class => 'UTF8Type');
+SELECT cfstore.insert('ApiJoin', 'Again', 'k', n, 'v') FROM unnest(ARRAY['10', '9', 'b', 'é']) n;
+PREPARE again(text) AS SELECT column_name FROM cfstore.get_slice('ApiJoin', 'Again', $1, '10'::text, ''::text);
+PREPARE again_accent(text) AS SELECT column_name FROM cfstore.get_slice('ApiJoin', 'Again', $1, 'é'::text, ''::text);
+EXECUTE again('k');
+EXECUTE again('k');
+EXECUTE again_accent('k');
+SELECT cfstore.drop_column_family('ApiJoin', 'Again');
+SELECT cfstore.create_column_family('ApiJoin', 'Again', comparator => 'LongType', key_validation_class => 'UTF8Type');
+SELECT cfstore.insert('ApiJoin', 'Again', 'k', n, 'v') FROM unnest(ARRAY[100, 10, 9, 2]) n;
+EXECUTE again('k');
+SELECT cfstore.drop_column_family('ApiJoin', 'Again');
+SELECT cfstore.create_column_family('ApiJoin', 'Again', comparator => 'AsciiType', key_validation_class => 'UTF8Type');
+EXECUTE again_accent('k');
+DEALLOCATE again;
+DEALLOCATE again_accent;
+
 SELECT name, cfstore.verify(keyspace, name) FROM cfstore.column_family WHERE keyspace = 'ApiJoin' ORDER BY name;
 DROP FUNCTION join_same(text);
 DROP FUNCTION join_plan(text);
