@@ -47,7 +47,10 @@ PG_FUNCTION_INFO_V1(cfstore_remote_write_batch);
 
 /*
  * Open the storage relation of keyspace.column_family (of its index
- * index_name, if not NULL) for mode; *cfp receives the column family.
+ * index_name, if not NULL) for mode; *cfp receives the column family.  On
+ * a coordinator (_read_slice, _read_row_keys), the storage layer reads a
+ * sharded column family's relations from the shards: an index's slice
+ * from every shard, merged, as get_indexed_slices reads it.
  */
 static Relation
 remote_open(FunctionCallInfo fcinfo, AclMode mode, const char *index_name, const CfColumnFamily **cfp,
@@ -65,11 +68,6 @@ remote_open(FunctionCallInfo fcinfo, AclMode mode, const char *index_name, const
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("keyspace %s is sharded here too", cf->keyspace),
 				 errhint("A shard server holds the keyspaces of its coordinator as plain keyspaces.")));
-	if (cf->sharded && index_name != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("the indexes of sharded keyspace %s are on its shard servers", cf->keyspace),
-				 errhint("Query them with cfstore.get_indexed_slices().")));
 	relid = cfStorageRelid(cf->id, false);
 	if (pg_class_aclcheck(relid, GetUserId(), mode) != ACLCHECK_OK)
 		cfPermissionDenied(cf, mode);

@@ -1076,10 +1076,6 @@ cfstore_find_objects(PG_FUNCTION_ARGS)
 			index_value = cfObjEncode(&l->value, leaf_type(f.s, l->path, l->pathlen, false), l->path);
 	}
 
-	/* a sharded keyspace's indexes are on its shard servers: read the rows */
-	if (f.s->cf->sharded)
-		index = NULL;
-
 	if (f.count == 0)
 		;
 	else if (index != NULL && !(have_key && nprefix == f.s->nclust))

@@ -449,5 +449,39 @@ $co->safe_psql('postgres', q{SELECT cfstore.remove_object('There', 'Orders', '{"
 is($co->safe_psql('postgres', q{SELECT cfstore.get_object('There', 'Orders', '{"cust": "c1", "n": 5}')}),
 	'{"n": 5, "cust": "c1", "items": [], "status": "old"}', 'remove_object of a path on the coordinator');
 
+# reads through the indexes of a sharded keyspace: by cql(), the cli and
+# find_objects on the coordinator, each shard's index read and the entries
+# merged, as on one node
+for my $ks ('Here', 'There')
+{
+	$co->safe_psql('postgres', qq{
+SELECT cfstore.cql(\$c\$CREATE TABLE users (id text PRIMARY KEY, state text, age int)\$c\$, '$ks');
+SELECT cfstore.cql(\$c\$CREATE INDEX users_by_state_$ks ON users (state)\$c\$, '$ks');
+SELECT cfstore.cql(format(\$c\$INSERT INTO users (id, state, age) VALUES ('u%s', 'S%s', %s)\$c\$, i, i % 3, i), '$ks')
+  FROM generate_series(1, 40) i;
+SELECT cfstore.cql(\$c\$CREATE TABLE docs (cust text, n int, status text, PRIMARY KEY (cust, n))\$c\$, '$ks');
+SELECT cfstore.cql(\$c\$ALTER TABLE docs ADD "customer.email" text\$c\$, '$ks');
+SELECT cfstore.cql(\$c\$CREATE INDEX docs_by_email_$ks ON docs ("customer.email")\$c\$, '$ks');
+SELECT cfstore.put_object('$ks', 'docs', jsonb_build_object('cust', 'c' || (i % 7), 'n', i, 'status', 'new',
+                          'customer', jsonb_build_object('email', 'e' || (i % 5))), '{cust,n}')
+  FROM generate_series(1, 30) i;});
+}
+my %ix;
+for my $ks ('Here', 'There')
+{
+	$ix{$ks} = $co->safe_psql('postgres', qq{
+SELECT string_agg(r ->> 'id', ',') FROM cfstore.cql(\$c\$SELECT id FROM users WHERE state = 'S1'\$c\$, '$ks') r;
+SELECT string_agg(r ->> 'id', ',') FROM cfstore.cql(\$c\$SELECT id FROM users WHERE state = 'S2' AND age > 20 ALLOW FILTERING\$c\$, '$ks') r;
+SELECT string_agg(l, '|') FROM cfstore.cli('use $ks; get Std where state = ''S2'' limit 3;') l;
+SELECT string_agg(o ->> 'n', ',' ORDER BY (o ->> 'n')::int) FROM cfstore.find_objects('$ks', 'docs', '{"customer": {"email": "e2"}}') o;});
+}
+is($ix{There} =~ s/There/KS/gr, $ix{Here} =~ s/Here/KS/gr,
+	'cql(), the cli and find_objects read a sharded keyspace\'s indexes as one node\'s');
+like($ix{There}, qr/^u\d+(,u\d+){13}\n/, 'the index gives the rows of every shard');
+($ret, $out, $err) = $co->psql('postgres', q{SET client_min_messages = debug1;
+  SELECT count(*) FROM cfstore.find_objects('There', 'docs', '{"customer": {"email": "e2"}}')});
+is($out, '6', 'find_objects finds them all');
+like($err, qr/find_objects: objects of docs from index docs_by_email_there/, 'through the index');
+
 $node{$_}->stop for keys %node;
 done_testing();
