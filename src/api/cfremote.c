@@ -128,7 +128,7 @@ typedef struct CellRows
 static void
 cell_rows_begin(FunctionCallInfo fcinfo, CellRows *rows)
 {
-	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC | MAT_SRF_BLESS);
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	rows->rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	initStringInfo(&rows->buf);
 	appendStringInfoSpaces(&rows->buf, VARHDRSZ);
@@ -172,9 +172,11 @@ cell_rows_add(CellRows *rows, const CfOutCell *c)
 /*
  * _remote_slice(keyspace, column_family, index_name, key, super_column,
  *				 start, finish, reversed, count, whole_super): the cells of one
- * slice (of the index index_name, if given), as cfSliceBegin reads them.
- * _read_slice, for cql() and cli(): the same, on a coordinator too (whose
- * slices cfSliceBegin reads from its shard servers).
+ * slice (of the index index_name, if given), as cfSliceBegin reads them,
+ * encoded for the coordinator (remote: rows of cells, cfremote.h).
+ * _read_slice, for cql(), cli() and find_objects: the same as rows of
+ * raw_cell, on a coordinator too (whose slices cfSliceBegin reads from its
+ * shard servers).
  */
 static Datum
 slice_cells(FunctionCallInfo fcinfo, bool remote)
