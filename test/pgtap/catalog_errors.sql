@@ -1,7 +1,7 @@
 -- The SQLSTATEs of catalog errors (README.md "Reading and writing"), and that failed DDL
 -- writes nothing.
 BEGIN;
-SELECT plan(29);
+SELECT plan(31);
 
 SELECT lives_ok($$SELECT cfstore.create_keyspace('TapKs')$$, 'create_keyspace');
 SELECT lives_ok($$SELECT cfstore.create_column_family('TapKs', 'Cf', comparator => 'UTF8Type')$$, 'create_column_family');
@@ -39,6 +39,9 @@ CREATE ROLE regress_tap_other;
 SET LOCAL ROLE regress_tap_other;
 SELECT throws_ok($$SELECT cfstore.drop_keyspace('TapKs')$$, '42501', 'must be owner of keyspace TapKs', 'drop by a non-owner: 42501');
 SELECT throws_ok($$SELECT cfstore.update_keyspace('TapKs', 1)$$, '42501', 'must be owner of keyspace TapKs', 'update by a non-owner: 42501');
+SELECT throws_ok($$SELECT cfstore.update_keyspace(NULL, 1)$$, '3F000', NULL, 'update of a NULL keyspace by a non-owner: 3F000');
+SELECT throws_ok($$SELECT cfstore.update_keyspace('TapKs', 2, repeat('x', 10000))$$, '22023', NULL,
+                 'an absurd strategy from a non-owner: 22023, nothing changed');
 SELECT throws_ok($$SELECT cfstore.create_keyspace('TapKs2')$$, '42501', NULL, 'create without CREATE on the database: 42501');
 RESET ROLE;
 
