@@ -18,7 +18,10 @@
  *	 that.  update_column_family changes the key and value columns' types
  *	 when the validators give them new ones (_foreign_table_alter: ALTER
  *	 COLUMN ... TYPE keeps the table, its grants and what depends on it),
- *	 and drop_column_family drops it, if it is still there.
+ *	 and drop_column_family drops it, if it is still there.  A table made
+ *	 by cql() shows CQL3 rows (cfFdwCqlRows); when cql() changes its
+ *	 columns, _foreign_table_reshape drops the table and creates it again
+ *	 with the storage relation's ACL, so the grants made on it stay.
  *
  * - IMPORT FOREIGN SCHEMA "<keyspace>" FROM SERVER s INTO schema creates a
  *	 copy of every column family of the keyspace (index column families
@@ -61,6 +64,8 @@
 
 PG_FUNCTION_INFO_V1(cfstore_foreign_table_ddl);
 PG_FUNCTION_INFO_V1(cfstore_foreign_table_create);
+PG_FUNCTION_INFO_V1(cfstore_foreign_table_reshape);
+PG_FUNCTION_INFO_V1(cfstore_cql_rows);
 PG_FUNCTION_INFO_V1(cfstore_foreign_table_alter);
 PG_FUNCTION_INFO_V1(cfstore_foreign_table);
 
@@ -133,14 +138,31 @@ cfFdwTableColumns(const CfColumnFamily *cf, bool cql_rows)
 }
 
 /*
+ * Whether the canonical table of column family cf shows its CQL3 rows
+ * (rows 'cql') rather than its cells: it does for a table made by CQL3
+ * (it has key aliases), except, when the keyspace is sharded (or is to
+ * be), one whose partition key has several parts.  The coordinator's table
+ * of a sharded keyspace is partitioned by hash of the row key
+ * (cfshard_table.c), which a CQL3 row holds in one column only when the
+ * partition key is one column; the shards' tables have the coordinator's
+ * shape.
+ */
+bool
+cfFdwCqlRows(const CfColumnFamily *cf, bool sharded)
+{
+	if (cf->key_aliases == NULL)
+		return false;
+	return !sharded || cfCqlTable(cf->keyspace, cf->name)->npartition == 1;
+}
+
+/*
  * The CREATE FOREIGN TABLE statement of column family cf as table
  * schema.<cf name> on server `server`.
  */
 char *
 cfFdwTableDefinition(const CfColumnFamily *cf, const char *schema, const char *server)
 {
-	/* a table made by CQL3 (it has key aliases) shows its CQL3 rows */
-	bool		cql_rows = cf->key_aliases != NULL && !cf->sharded;
+	bool		cql_rows = cfFdwCqlRows(cf, cf->sharded);
 
 	return psprintf("CREATE FOREIGN TABLE %s.%s (%s\n) SERVER %s OPTIONS (keyspace %s, column_family %s%s)",
 					quote_identifier(schema), quote_identifier(cf->name), cfFdwTableColumns(cf, cql_rows),
@@ -259,6 +281,20 @@ cfFdwRunAs(Oid role, const char *sql)
 }
 
 /*
+ * Create the canonical table of column family cf, as the keyspace's owner
+ * (the coordinator's partitioned table in a sharded keyspace); returns it.
+ */
+static Oid
+create_canonical(const CfColumnFamily *cf)
+{
+	if (cf->sharded)
+		return cfShardTableCreate(cf);
+	cfFdwRunAs(cfKeyspaceOwner(cf->keyspace), cfFdwTableDefinition(cf, cf->keyspace, CF_FDW_SERVER));
+	CommandCounterIncrement();
+	return get_relname_relid(cf->name, get_namespace_oid(cf->keyspace, false));
+}
+
+/*
  * _foreign_table_create(cf_id): create the canonical foreign table of a
  * new column family, as the keyspace's owner, and give the storage
  * relation its ACL (the owner's default privileges, if any).  The caller
@@ -269,26 +305,66 @@ cfstore_foreign_table_create(PG_FUNCTION_ARGS)
 {
 	int32		id = PG_GETARG_INT32(0);
 	const CfColumnFamily *cf = column_family_by_id(id);
-	Oid			nsp = get_namespace_oid(cf->keyspace, false);
 	Oid			relid;
 
 	cfCheckKeyspaceOwner(cf->keyspace);
-	if (OidIsValid(get_relname_relid(cf->name, nsp)))
+	if (OidIsValid(get_relname_relid(cf->name, get_namespace_oid(cf->keyspace, false))))
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_TABLE),
 				 errmsg("relation \"%s.%s\" already exists", cf->keyspace, cf->name),
 				 errhint("A column family's foreign table takes its name in the keyspace's schema: "
 						 "drop or rename that relation, or choose another column family name.")));
-	if (cf->sharded)
-		relid = cfShardTableCreate(cf);
-	else
-	{
-		cfFdwRunAs(cfKeyspaceOwner(cf->keyspace), cfFdwTableDefinition(cf, cf->keyspace, CF_FDW_SERVER));
-		CommandCounterIncrement();
-		relid = get_relname_relid(cf->name, nsp);
-	}
+	relid = create_canonical(cf);
 	cfFdwCopyAcl(relid, cfStorageRelid(id, false));
 	PG_RETURN_OID(relid);
+}
+
+/*
+ * Put a new canonical table of column family cf in place of relation old
+ * (its canonical table, dropped as role dropper; none if InvalidOid), with
+ * the column family's privileges: the storage relation's ACL, which
+ * cffdw_acl.c keeps equal to the table's.  Returns the new table.
+ */
+Oid
+cfFdwReplaceTable(const CfColumnFamily *cf, Oid old, Oid dropper)
+{
+	Oid			relid;
+
+	if (OidIsValid(old))
+	{
+		cfFdwRunAs(dropper, psprintf("DROP %s %s",
+									 get_rel_relkind(old) == RELKIND_FOREIGN_TABLE ? "FOREIGN TABLE" : "TABLE",
+									 quote_qualified_identifier(get_namespace_name(get_rel_namespace(old)),
+																get_rel_name(old))));
+		CommandCounterIncrement();
+	}
+	relid = create_canonical(cf);
+	cfFdwCopyAcl(cfStorageRelid(cf->id, false), relid);
+	return relid;
+}
+
+/*
+ * _foreign_table_reshape(cf_id): after cql() changed a table's CQL3
+ * definition, give its canonical table the columns (and the shape) it now
+ * has, keeping the grants made on it (as the caller of the running DDL
+ * function, who owns the keyspace).  A canonical table the user dropped
+ * is made again.
+ */
+Datum
+cfstore_foreign_table_reshape(PG_FUNCTION_ARGS)
+{
+	const CfColumnFamily *cf = column_family_by_id(PG_GETARG_INT32(0));
+
+	cfCheckKeyspaceOwner(cf->keyspace);
+	(void) cfFdwReplaceTable(cf, cfFdwCanonicalTable(cf->keyspace, cf->name), cfDdlCaller());
+	PG_RETURN_VOID();
+}
+
+/* _cql_rows(cf_id, sharded): whether the column family's canonical table shows CQL3 rows (cfFdwCqlRows). */
+Datum
+cfstore_cql_rows(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(cfFdwCqlRows(column_family_by_id(PG_GETARG_INT32(0)), PG_GETARG_BOOL(1)));
 }
 
 /*

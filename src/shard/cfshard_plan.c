@@ -14,7 +14,8 @@
  *
  * So a planner hook reads the query first.  When it is a SELECT of that
  * one table (no join, no FOR UPDATE) whose WHERE clause has, at its top
- * level, key = <constant> (or = a parameter whose value the plan is made
+ * level, <partition key column> = <constant> (the column key, or a CQL3
+ * table's partition key; or = a parameter whose value the plan is made
  * for), it finds the partition PostgreSQL itself would route the key to
  * (the partition key's own hash function, the bounds' own modulus) and
  * makes the query read that partition: a new range table entry for it,

@@ -17,7 +17,11 @@
  * divides the number of partitions, so server s holds exactly the keys
  * whose hash modulo the number of servers is s: partition MODULUS
  * <servers> REMAINDER s, PostgreSQL's hash being the one cfShardPartition
- * computes.  A query with key equality is thus pruned to the one shard
+ * computes.  A table made by cql() whose partition key is one column has
+ * the CQL3 rows' shape instead (cfFdwCqlRows), here and on the shards,
+ * partitioned by hash of that column: it holds the row key as a value of
+ * the same SQL type, so the hash is the same.  A query with key equality
+ * (on that column) is thus pruned to the one shard
  * holding the row, and postgres_fdw (use_remote_estimate, set by
  * add_server, tells it the shard reads the row in either order at no
  * cost) ships its ORDER BY there, where cfstore_fdw reads the row's
@@ -47,6 +51,7 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
+#include "cql/cfcql.h"
 #include "fdw/cffdw.h"
 #include "shard/cfshard.h"
 #include "storage/cfstorage.h"
@@ -68,7 +73,12 @@ cfShardTableCreate(const CfColumnFamily *cf)
 	const char *table = quote_qualified_identifier(cf->keyspace, cf->name);
 	const char *owner_name = quote_identifier(GetUserNameFromId(cfKeyspaceOwner(cf->keyspace), false));
 
-	cfFdwRunAs(owner, psprintf("CREATE TABLE %s (%s\n) PARTITION BY HASH (key)", table, cfFdwTableColumns(cf, false)));
+	/* a CQL3 table's rows hold the row key in their one partition key column */
+	bool		cql_rows = cfFdwCqlRows(cf, true);
+	const char *partcol = cql_rows ? quote_identifier(cfCqlTable(cf->keyspace, cf->name)->columns[0].name) : "key";
+
+	cfFdwRunAs(owner, psprintf("CREATE TABLE %s (%s\n) PARTITION BY HASH (%s)", table,
+							   cfFdwTableColumns(cf, cql_rows), partcol));
 	cfFdwRunAs(owner, psprintf("ALTER TABLE %s OWNER TO %s", table, owner_name));
 	cfFdwRunAs(owner, psprintf("COMMENT ON TABLE %s IS %s", table,
 							   quote_literal_cstr(psprintf("column family %s.%s, partitioned over the shard servers",
@@ -101,16 +111,11 @@ cfstore_shard_table_replace(PG_FUNCTION_ARGS)
 {
 	const CfColumnFamily *cf = cfCatalogLookupById(PG_GETARG_INT32(0));
 	Oid			old;
-	Oid			relid;
 
 	if (cf == NULL || !cf->sharded)
 		elog(ERROR, "column family %d is not in a sharded keyspace", PG_GETARG_INT32(0));
 	old = cfFdwCanonicalTable(cf->keyspace, cf->name);
-	if (!OidIsValid(old) || get_rel_relkind(old) != RELKIND_FOREIGN_TABLE)
-		PG_RETURN_VOID();
-	cfFdwRunAs(cfShardOwner(), psprintf("DROP FOREIGN TABLE %s", quote_qualified_identifier(cf->keyspace, cf->name)));
-	CommandCounterIncrement();
-	relid = cfShardTableCreate(cf);
-	cfFdwCopyAcl(cfStorageRelid(cf->id, false), relid);
+	if (OidIsValid(old) && get_rel_relkind(old) == RELKIND_FOREIGN_TABLE)
+		(void) cfFdwReplaceTable(cf, old, cfShardOwner());
 	PG_RETURN_VOID();
 }

@@ -12,8 +12,8 @@
 -- {"name": ..., "validation_class": ..., "index_name": ...}; it replaces
 -- the table's CQL3 columns, keeping the index of a column that keeps its
 -- index name.  reshape: give the canonical foreign table the CQL3 rows'
--- shape (not on a shard server, whose canonical table its coordinator's
--- partitions read as cells).
+-- shape (a shard server's table has its coordinator's shape, which
+-- cfstore._cql_rows decides).
 CREATE FUNCTION cfstore._ddl__cql_define(keyspace text, column_family text, key_aliases text[],
                                          column_aliases text[], value_alias text, columns jsonb,
                                          reshape boolean)
@@ -28,7 +28,6 @@ DECLARE
   cname text;
   vclass text;
   iname text;
-  ft regclass;
 BEGIN
   PERFORM cfstore._check_keyspace_exists(keyspace);
   PERFORM cfstore._lock_catalog();
@@ -80,17 +79,15 @@ BEGIN
          value_alias = _ddl__cql_define.value_alias
    WHERE c.id = cf.id;
   PERFORM cfstore._index_sync(cf.id, old_defs);
-  -- the canonical foreign table shows the CQL3 rows (a sharded keyspace's
-  -- table is partitioned over the shards and keeps the cells' shape)
-  IF reshape AND (SELECT k.placement FROM cfstore.keyspace k WHERE k.name = keyspace) IS NULL THEN
-    ft := cfstore._foreign_table(keyspace, column_family);
-    IF ft IS NOT NULL THEN
-      PERFORM cfstore._as_caller(format('DROP FOREIGN TABLE %s', ft));
-    END IF;
-    PERFORM cfstore._foreign_table_create(cf.id);
+  -- the canonical table shows the CQL3 rows, with the grants made on it (a
+  -- sharded keyspace's: its CQL3 rows if the partition key is one column,
+  -- as the shards' tables it reads do; its cells otherwise)
+  IF reshape THEN
+    PERFORM cfstore._foreign_table_reshape(cf.id);
   END IF;
   PERFORM cfstore._on_shards(keyspace, '_cql_define', keyspace, column_family, key_aliases::text,
-                             column_aliases::text, value_alias, columns::text, 'false');
+                             column_aliases::text, value_alias, columns::text,
+                             cfstore._cql_rows(cf.id, true)::text);
 END $$;
 CREATE FUNCTION cfstore._cql_define(keyspace text, column_family text, key_aliases text[],
                                     column_aliases text[], value_alias text, columns jsonb,

@@ -4,7 +4,7 @@
 -- relation too (and the other way round), as the same user.  A foreign
 -- table of one's own (an imported copy) gives no access to the data.
 BEGIN;
-SELECT plan(64);
+SELECT plan(70);
 
 CREATE ROLE regress_fdwp_owner;
 CREATE ROLE regress_fdwp_member IN ROLE regress_fdwp_owner;
@@ -199,6 +199,28 @@ SELECT ok(pg_temp.same_acl('Std') AND pg_temp.same_acl('Cnt'), 'GRANT ... ON ALL
 SET LOCAL ROLE regress_fdwp_other;
 SELECT is((SELECT value FROM cfstore.get('FdwPriv', 'Cnt', 'k', 'c')), '8', 'and opens the API on each');
 SELECT is((SELECT value FROM "FdwPriv"."Cnt"), 8::bigint, 'and the foreign tables');
+
+-- a CQL3 table's foreign table is made again when cql() changes its
+-- columns: the grants made on it stay, on it and on the storage relation
+SET LOCAL ROLE regress_fdwp_owner;
+SELECT cfstore.cql('CREATE TABLE tl (u text, t int, body text, PRIMARY KEY (u, t))', 'FdwPriv');
+SELECT cfstore.cql($c$INSERT INTO tl (u, t, body) VALUES ('a', 1, 'one')$c$, 'FdwPriv');
+GRANT SELECT ON "FdwPriv".tl TO regress_fdwp_other;
+SELECT cfstore.cql('ALTER TABLE tl ADD n int', 'FdwPriv');
+SELECT ok(has_table_privilege('regress_fdwp_other', '"FdwPriv".tl', 'SELECT') AND pg_temp.same_acl('tl'),
+          'cql ALTER TABLE ADD keeps the grants on the table');
+SELECT cfstore.cql('ALTER TABLE tl RENAME t TO ts', 'FdwPriv');
+SELECT cfstore.cql('CREATE INDEX tl_n ON tl (n)', 'FdwPriv');
+SELECT ok(has_table_privilege('regress_fdwp_other', '"FdwPriv".tl', 'SELECT') AND pg_temp.same_acl('tl'),
+          'and RENAME and CREATE INDEX keep them');
+SELECT ok(NOT has_table_privilege('regress_fdwp_other', '"FdwPriv".tl', 'INSERT'), 'and give nothing more');
+SELECT is((SELECT string_agg(attname, ',' ORDER BY attnum) FROM pg_attribute
+            WHERE attrelid = '"FdwPriv".tl'::regclass AND attnum > 0 AND NOT attisdropped),
+          'u,ts,body,n', 'the table has the columns cql() gave it');
+SET LOCAL ROLE regress_fdwp_other;
+SELECT is((SELECT format('%s/%s/%s', u, ts, body) FROM "FdwPriv".tl), 'a/1/one', 'the grantee reads the table');
+SELECT is((SELECT r ->> 'body' FROM cfstore.cql($c$SELECT body FROM tl WHERE u = 'a'$c$, 'FdwPriv') r), 'one',
+          'and cql()');
 
 -- unrelated GRANTs go on as before
 RESET ROLE;

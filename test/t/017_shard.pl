@@ -402,29 +402,74 @@ is(on_shards(q{SELECT string_agg(name || ':' || compression || ':' || compressio
 	'the shards compress as the coordinator\'s compression_options say, when sharded and after an update');
 
 # a CQL3 table in the sharded keyspace: its definition reaches the shards,
-# whose canonical tables keep the cells' shape the coordinator reads
+# whose canonical tables show its CQL3 rows, and so does the coordinator's
+# table over them, partitioned by hash of the partition key
 $co->safe_psql('postgres', q{SELECT cfstore.cql($c$CREATE TABLE timeline (user_id text, tweet_id timeuuid, body text,
-  PRIMARY KEY (user_id, tweet_id))$c$, 'There')});
+  PRIMARY KEY (user_id, tweet_id))$c$, 'There'); GRANT SELECT ON "There".timeline TO reader});
 $co->safe_psql('postgres', q{SELECT cfstore.cql(format($c$INSERT INTO timeline (user_id, tweet_id, body) VALUES ('u%s', %s, 'b%s')$c$,
   i % 5, cfstore.min_timeuuid(timestamptz '2013-01-01 00:00+00' + i * interval '1 minute'), i), 'There')
   FROM generate_series(1, 20) i});
 is(on_shards(q{SELECT format('%s/%s', key_aliases, column_aliases) FROM cfstore.column_family WHERE name = 'timeline'}),
 	'{user_id}/{tweet_id},{user_id}/{tweet_id}', 'the shards have the CQL3 names');
-is(on_shards(q{SELECT string_agg(attname, ',' ORDER BY attnum) FROM pg_attribute
-  WHERE attrelid = '"There".timeline'::regclass AND attnum > 0}),
-	'key,column1,column2,value,writetime,ttl,key,column1,column2,value,writetime,ttl', 'and keep its cells as the canonical tables');
-is($co->safe_psql('postgres', q{SELECT count(*) FROM "There".timeline}), '40',
-	'the coordinator reads the cells of every shard (a marker and a body per row)');
+my $columns = q{SELECT string_agg(attname, ',' ORDER BY attnum) FROM pg_attribute
+  WHERE attrelid = '"There".%s'::regclass AND attnum > 0 AND NOT attisdropped};
+is(on_shards(sprintf($columns, 'timeline')), 'user_id,tweet_id,body,user_id,tweet_id,body',
+	'and show its CQL3 rows in their canonical tables');
+is($co->safe_psql('postgres', sprintf($columns, 'timeline') . q{ UNION ALL
+  SELECT pg_get_partkeydef('"There".timeline'::regclass)}), "user_id,tweet_id,body\nHASH (user_id)",
+	'the coordinator\'s table has the CQL3 columns, partitioned by hash of the partition key');
+is($co->safe_psql('postgres', q{SELECT count(*) FROM "There".timeline}), '20',
+	'the coordinator reads the CQL3 rows of every shard');
+is($co->safe_psql('postgres', q{SELECT count(*) FROM "There".timeline t
+  WHERE t.tableoid::regclass::text NOT LIKE '%\_' || (cfstore_shard.locate('There', 'timeline', t.user_id)).server}),
+	'0', 'each row comes from the partition of the shard locate() names');
+my $tl = $co->safe_psql('postgres', q{SELECT id FROM cfstore.column_family WHERE keyspace = 'There' AND name = 'timeline'});
+my $u1 = $co->safe_psql('postgres', q{SELECT server FROM cfstore_shard.locate('There', 'timeline', 'u1')});
+is($co->safe_psql('postgres', q{EXPLAIN (VERBOSE, COSTS OFF)
+  SELECT body FROM "There".timeline WHERE user_id = 'u1' ORDER BY tweet_id DESC LIMIT 3}),
+	qq{Foreign Scan on cfstore_shard.cf_${tl}_$u1
+  Output: cf_${tl}_$u1.body, cf_${tl}_$u1.tweet_id
+  Remote SQL: SELECT tweet_id, body FROM "There".timeline WHERE ((user_id = 'u1')) ORDER BY tweet_id DESC NULLS FIRST LIMIT 3::bigint},
+	'a partition key lookup reaches one shard, with the ORDER BY and the LIMIT shipped');
+is($co->safe_psql('postgres', q{SELECT string_agg(body, ',') FROM (SELECT body FROM "There".timeline
+  WHERE user_id = 'u1' ORDER BY tweet_id DESC LIMIT 3) t}), 'b16,b11,b6', 'and reads the latest rows');
+# cql() changing the table's columns changes the tables everywhere, keeping the grants
+$co->safe_psql('postgres', q{SELECT cfstore.cql('ALTER TABLE timeline ADD likes int', 'There')});
+is(on_shards(sprintf($columns, 'timeline')) . ';' . $co->safe_psql('postgres', sprintf($columns, 'timeline')),
+	'user_id,tweet_id,body,likes,user_id,tweet_id,body,likes;user_id,tweet_id,body,likes',
+	'ALTER TABLE ADD reaches the coordinator\'s table and the shards\'');
+# SQL writes through the coordinator's table go to the row's shard, as cql() writes them
+$co->safe_psql('postgres', q{INSERT INTO "There".timeline (user_id, tweet_id, body, likes)
+  VALUES ('u1', cfstore.min_timeuuid(timestamptz '2013-02-01 00:00+00'), 'new', 7)});
+is($co->safe_psql('postgres', q{SELECT string_agg(format('%s/%s', r ->> 'body', r ->> 'likes'), ',') FROM cfstore.cql(
+  $c$SELECT body, likes FROM timeline WHERE user_id = 'u1' ORDER BY tweet_id DESC LIMIT 2$c$, 'There') r}),
+	'new/7,b16/', 'an INSERT into the coordinator\'s table is a CQL3 row on the shard');
+$co->safe_psql('postgres', q{UPDATE "There".timeline SET likes = 8 WHERE user_id = 'u1' AND body = 'b16'});
+$co->safe_psql('postgres', q{DELETE FROM "There".timeline WHERE user_id = 'u1' AND body = 'b11'});
+is($co->safe_psql('postgres', q{SELECT string_agg(format('%s/%s', body, likes), ',' ORDER BY tweet_id DESC)
+  FROM "There".timeline WHERE user_id = 'u1'}), 'new/7,b16/8,b6/,b1/', 'UPDATE and DELETE too');
+is($co->safe_psql('postgres', q{SET ROLE reader; SELECT count(*) FROM "There".timeline WHERE user_id = 'u2'}),
+	'4', 'the grant made before ALTER TABLE still lets its grantee read');
 is($co->safe_psql('postgres', q{SELECT string_agg(column_name || '=' || value, ',') FROM cfstore.get_slice('There', 'timeline', 'u1', count => 2)}),
 	'53320600-53a6-11e2-8080-808080808080:=,53320600-53a6-11e2-8080-808080808080:body=b1',
 	'get_slice on the coordinator: Cassandra 1.2\'s cells');
 is($co->safe_psql('postgres', q{SELECT string_agg(r ->> 'body', ',') FROM cfstore.cql(
   $c$SELECT body FROM timeline WHERE user_id = 'u1' ORDER BY tweet_id DESC LIMIT 3$c$, 'There') r}),
-	'b16,b11,b6', 'cql() reads a partition of a sharded keyspace on its shard');
+	'new,b16,b6', 'cql() reads a partition of a sharded keyspace on its shard');
 is($co->safe_psql('postgres', q{SELECT r ->> 'count' FROM cfstore.cql('SELECT COUNT(*) FROM timeline', 'There') r}),
 	'20', 'and every row of every shard');
 is($co->safe_psql('postgres', q{SELECT string_agg(l, '|') FROM cfstore.cli('use There; count timeline[u1];') l}),
-	'Authenticated to keyspace: There|8 columns', 'the cli reads a sharded keyspace too (a marker and a body a row)');
+	'Authenticated to keyspace: There|10 columns', 'the cli reads a sharded keyspace too (a marker and a body a row, and two likes)');
+# a partition key of several parts is not one column of the rows: such a
+# table keeps the cells' shape in a sharded keyspace
+$co->safe_psql('postgres', q{SELECT cfstore.cql($c$CREATE TABLE ev (sensor text, day int, t int, v text,
+  PRIMARY KEY ((sensor, day), t))$c$, 'There');
+  SELECT cfstore.cql($c$INSERT INTO ev (sensor, day, t, v) VALUES ('a', 1, 2, 'x')$c$, 'There')});
+is($co->safe_psql('postgres', sprintf($columns, 'ev')) . ';' . on_shards(sprintf($columns, 'ev')),
+	'key,column1,column2,value,writetime,ttl;' . join(',', ('key,column1,column2,value,writetime,ttl') x 2),
+	'a CQL3 table with a composite partition key keeps the cells\' shape on the coordinator and the shards');
+is($co->safe_psql('postgres', q{SELECT string_agg(format('%s %s %s=%s', key, column1, column2, value), ',')
+  FROM "There".ev}), 'a:1 2 =\\x,a:1 2 v=\\x78', 'and shows the cells (a marker and v)');
 
 # objects in a sharded keyspace: written through the coordinator to the shard
 # of their row key, read back whole, and found by key and without one (the

@@ -1,6 +1,6 @@
 # The model tests, unchanged, against keyspaces sharded over two servers.
 #
-# storage_model, storage_model_index, storage_model_orders and fdw_model
+# storage_model, storage_model_index, storage_model_orders, fdw_model and cql_model
 # write thousands of random cells, then compare every read of the function
 # API and the foreign tables with an independent model in SQL.  Here they
 # run through pg_regress on a coordinator whose database shards every new
@@ -18,7 +18,7 @@ use Test::More;
 
 use CfShard;
 
-my @tests = qw(storage_model storage_model_index storage_model_orders fdw_model);
+my @tests = qw(storage_model storage_model_index storage_model_orders fdw_model cql_model);
 
 my %node = start_nodes(qw(coordinator shard1 shard2));
 $node{$_}->safe_psql('postgres', 'CREATE EXTENSION cfstore') for qw(shard1 shard2);

@@ -46,7 +46,8 @@ SET search_path = pg_catalog, pg_temp AS $$
                         'name', convert_from(d.name, 'UTF8'), 'validation_class', d.validation_class,
                         'index_name', d.index_name)) ORDER BY d.name), '[]')
                  FROM cfstore.column_definition d
-                WHERE d.column_family_id = cf.id AND d.component_index IS NOT NULL)::text, 'false')]
+                WHERE d.column_family_id = cf.id AND d.component_index IS NOT NULL)::text,
+              cfstore._cql_rows(cf.id, true)::text)]
       WHERE cf.key_aliases IS NOT NULL OR cf.column_aliases IS NOT NULL OR cf.value_alias IS NOT NULL
          OR EXISTS (SELECT FROM cfstore.column_definition d
                      WHERE d.column_family_id = cf.id AND d.component_index IS NOT NULL)), '{}')
