@@ -147,7 +147,7 @@ extern void cfFdwModifyRoutines(FdwRoutine *routine);
 /* cffdw_import.c */
 extern char *cfFdwTableColumns(const CfColumnFamily *cf, bool cql_rows);
 extern void cfFdwRunAs(Oid role, const char *sql);
-extern bool cfFdwCqlRows(const CfColumnFamily *cf, bool sharded);
+extern bool cfFdwCqlRows(const CfColumnFamily *cf);
 extern char *cfFdwTableDefinition(const CfColumnFamily *cf, const char *schema, const char *server);
 extern Oid	cfFdwReplaceTable(const CfColumnFamily *cf, Oid old, Oid dropper);
 extern bool cfFdwTableNames(Oid relid, char **keyspace, char **column_family);

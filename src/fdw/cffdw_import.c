@@ -65,7 +65,6 @@
 PG_FUNCTION_INFO_V1(cfstore_foreign_table_ddl);
 PG_FUNCTION_INFO_V1(cfstore_foreign_table_create);
 PG_FUNCTION_INFO_V1(cfstore_foreign_table_reshape);
-PG_FUNCTION_INFO_V1(cfstore_cql_rows);
 PG_FUNCTION_INFO_V1(cfstore_foreign_table_alter);
 PG_FUNCTION_INFO_V1(cfstore_foreign_table);
 
@@ -140,19 +139,13 @@ cfFdwTableColumns(const CfColumnFamily *cf, bool cql_rows)
 /*
  * Whether the canonical table of column family cf shows its CQL3 rows
  * (rows 'cql') rather than its cells: it does for a table made by CQL3
- * (it has key aliases), except, when the keyspace is sharded (or is to
- * be), one whose partition key has several parts.  The coordinator's table
- * of a sharded keyspace is partitioned by hash of the row key
- * (cfshard_table.c), which a CQL3 row holds in one column only when the
- * partition key is one column; the shards' tables have the coordinator's
- * shape.
+ * (it has key aliases), the coordinator's table of a sharded keyspace and
+ * the shards' tables it reads included.
  */
 bool
-cfFdwCqlRows(const CfColumnFamily *cf, bool sharded)
+cfFdwCqlRows(const CfColumnFamily *cf)
 {
-	if (cf->key_aliases == NULL)
-		return false;
-	return !sharded || cfCqlTable(cf->keyspace, cf->name)->npartition == 1;
+	return cf->key_aliases != NULL;
 }
 
 /*
@@ -162,7 +155,7 @@ cfFdwCqlRows(const CfColumnFamily *cf, bool sharded)
 char *
 cfFdwTableDefinition(const CfColumnFamily *cf, const char *schema, const char *server)
 {
-	bool		cql_rows = cfFdwCqlRows(cf, cf->sharded);
+	bool		cql_rows = cfFdwCqlRows(cf);
 
 	return psprintf("CREATE FOREIGN TABLE %s.%s (%s\n) SERVER %s OPTIONS (keyspace %s, column_family %s%s)",
 					quote_identifier(schema), quote_identifier(cf->name), cfFdwTableColumns(cf, cql_rows),
@@ -358,13 +351,6 @@ cfstore_foreign_table_reshape(PG_FUNCTION_ARGS)
 	cfCheckKeyspaceOwner(cf->keyspace);
 	(void) cfFdwReplaceTable(cf, cfFdwCanonicalTable(cf->keyspace, cf->name), cfDdlCaller());
 	PG_RETURN_VOID();
-}
-
-/* _cql_rows(cf_id, sharded): whether the column family's canonical table shows CQL3 rows (cfFdwCqlRows). */
-Datum
-cfstore_cql_rows(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_BOOL(cfFdwCqlRows(column_family_by_id(PG_GETARG_INT32(0)), PG_GETARG_BOOL(1)));
 }
 
 /*

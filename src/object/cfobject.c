@@ -254,7 +254,7 @@ declare_key(ObjShape *s)
 				 errmsg("column family %s has no primary key for objects", s->cf->name),
 				 errhint("Its first put_object must be run by the owner of keyspace %s, which records the "
 						 "primary key.", s->keyspace)));
-	cfCqlCallVoid("SELECT cfstore._cql_define($1, $2, $3, $4, NULL, '[]', true)", 4, types, values, NULL);
+	cfCqlCallVoid("SELECT cfstore._cql_define($1, $2, $3, $4, NULL, '[]')", 4, types, values, NULL);
 	s->cf = cfCatalogLookup(s->keyspace, s->cf->name);
 	s->t = cfCqlTable(s->keyspace, s->cf->name);
 }

@@ -30,8 +30,12 @@
 #include "postgres.h"
 
 #include "access/table.h"
+#include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
+#include "commands/defrem.h"
+#include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
 #include "optimizer/planner.h"
 #include "parser/parsetree.h"
 #include "partitioning/partbounds.h"
@@ -81,18 +85,18 @@ known_value(Node *expr, ParamListInfo params, Oid type, Datum *value)
 }
 
 /*
- * The key rel's partition key is compared with for equality at the top
- * level of quals (an AND of clauses or one clause), if it is known.
+ * The value column attno of relation rti is compared with by operator eq
+ * (under collation collid) at the top level of quals (an AND of clauses or
+ * one clause), if it is known.
  */
 static bool
-key_equality(Node *quals, Index rti, PartitionKey key, ParamListInfo params, Datum *value)
+column_equality(Node *quals, Index rti, AttrNumber attno, Oid eq, Oid type, Oid collid,
+				ParamListInfo params, Datum *value)
 {
 	List	   *clauses;
 	ListCell   *lc;
-	Oid			eq = get_opfamily_member(key->partopfamily[0], key->partopcintype[0],
-										key->partopcintype[0], HTEqualStrategyNumber);
 
-	if (quals == NULL)
+	if (quals == NULL || !OidIsValid(eq))
 		return false;
 	clauses = is_andclause(quals) ? ((BoolExpr *) quals)->args : list_make1(quals);
 	foreach(lc, clauses)
@@ -101,8 +105,7 @@ key_equality(Node *quals, Index rti, PartitionKey key, ParamListInfo params, Dat
 		Node	   *l;
 		Node	   *r;
 
-		if (!IsA(op, OpExpr) || op->opno != eq || list_length(op->args) != 2 ||
-			op->inputcollid != key->partcollation[0])
+		if (!IsA(op, OpExpr) || op->opno != eq || list_length(op->args) != 2 || op->inputcollid != collid)
 			continue;
 		l = linitial(op->args);
 		r = lsecond(op->args);
@@ -114,11 +117,82 @@ key_equality(Node *quals, Index rti, PartitionKey key, ParamListInfo params, Dat
 			r = t;
 		}
 		if (IsA(l, Var) && ((Var *) l)->varno == (int) rti && ((Var *) l)->varlevelsup == 0 &&
-			((Var *) l)->varattno == key->partattrs[0] &&
-			known_value(r, params, key->partopcintype[0], value))
+			((Var *) l)->varattno == attno && known_value(r, params, type, value))
 			return true;
 	}
 	return false;
+}
+
+/* What bind_columns needs: the query's top-level quals, the table's range table index. */
+typedef struct CfBindContext
+{
+	Node	   *quals;
+	Index		rti;
+	ParamListInfo params;
+	bool		bound;			/* every column had a known value */
+} CfBindContext;
+
+/*
+ * A partition key expression with each column of the table replaced by
+ * the constant a top-level equality (with the type's own = operator) gives
+ * it; cx->bound false if some column has none.
+ */
+static Node *
+bind_columns(Node *node, CfBindContext *cx)
+{
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, Var))
+	{
+		Var		   *v = (Var *) node;
+		Oid			opclass = GetDefaultOpClass(v->vartype, HASH_AM_OID);
+		Oid			eq = OidIsValid(opclass) ? get_opfamily_member(get_opclass_family(opclass), v->vartype,
+																  v->vartype, HTEqualStrategyNumber) : InvalidOid;
+		Datum		value;
+		int16		typlen;
+		bool		typbyval;
+
+		if (!column_equality(cx->quals, cx->rti, v->varattno, eq, v->vartype, v->varcollid, cx->params, &value))
+		{
+			cx->bound = false;
+			return node;
+		}
+		get_typlenbyval(v->vartype, &typlen, &typbyval);
+		return (Node *) makeConst(v->vartype, v->vartypmod, v->varcollid, typlen, value, false, typbyval);
+	}
+	return expression_tree_mutator(node, bind_columns, (void *) cx);
+}
+
+/*
+ * The value of a table's partition key (one column, or one expression of its
+ * columns: the row_key() of a composite partition key) that parse's
+ * top-level equalities give, if they give it.
+ */
+static bool
+partition_key_value(Query *parse, Index rti, PartitionKey key, ParamListInfo params,
+					Datum *value)
+{
+	CfBindContext cx = {parse->jointree->quals, rti, params, true};
+	Node	   *expr;
+	Const	   *c;
+
+	if (key->partattrs[0] != 0)
+		return column_equality(parse->jointree->quals, rti, key->partattrs[0],
+							   get_opfamily_member(key->partopfamily[0], key->partopcintype[0],
+												   key->partopcintype[0], HTEqualStrategyNumber),
+							   key->partopcintype[0], key->partcollation[0], params, value);
+	/* the expression's columns are the table's own (varno 1) */
+	expr = (Node *) copyObjectImpl(linitial(key->partexprs));
+	if (rti != 1)
+		ChangeVarNodes(expr, 1, rti, 0);
+	expr = bind_columns(expr, &cx);
+	if (!cx.bound || contain_mutable_functions(expr))
+		return false;
+	c = (Const *) evaluate_expr((Expr *) expr, key->parttypid[0], key->parttypmod[0], key->parttypcoll[0]);
+	if (!IsA(c, Const) || c->constisnull)
+		return false;
+	*value = c->constvalue;
+	return true;
 }
 
 /*
@@ -139,15 +213,15 @@ lookup_partition(Query *parse, Index rti, RangeTblEntry *rte, ParamListInfo para
 	rel = table_open(rte->relid, NoLock);	/* the parser has locked it */
 	key = RelationGetPartitionKey(rel);
 	desc = RelationGetPartitionDesc(rel, true);
-	if (key->strategy == PARTITION_STRATEGY_HASH && key->partnatts == 1 && key->partattrs[0] != 0 &&
-		desc->nparts > 0 && key_equality(parse->jointree->quals, rti, key, params, &value))
+	if (key->strategy == PARTITION_STRATEGY_HASH && key->partnatts == 1 && desc->nparts > 0 &&
+		cfFdwCanonicalTable(get_namespace_name(RelationGetNamespace(rel)), RelationGetRelationName(rel)) ==
+		rte->relid &&
+		partition_key_value(parse, rti, key, params, &value))
 	{
 		uint64		hash = compute_partition_hash_value(1, key->partsupfunc, key->partcollation, &value, &isnull);
 		int			index = desc->boundinfo->indexes[hash % desc->boundinfo->nindexes];
 
-		if (index >= 0 && get_rel_relkind(desc->oids[index]) == RELKIND_FOREIGN_TABLE &&
-			cfFdwCanonicalTable(get_namespace_name(RelationGetNamespace(rel)), RelationGetRelationName(rel)) ==
-			rte->relid)
+		if (index >= 0 && get_rel_relkind(desc->oids[index]) == RELKIND_FOREIGN_TABLE)
 		{
 			Relation	partrel;
 

@@ -17,11 +17,13 @@
  * divides the number of partitions, so server s holds exactly the keys
  * whose hash modulo the number of servers is s: partition MODULUS
  * <servers> REMAINDER s, PostgreSQL's hash being the one cfShardPartition
- * computes.  A table made by cql() whose partition key is one column has
- * the CQL3 rows' shape instead (cfFdwCqlRows), here and on the shards,
- * partitioned by hash of that column: it holds the row key as a value of
- * the same SQL type, so the hash is the same.  A query with key equality
- * (on that column) is thus pruned to the one shard
+ * computes.  A table made by cql() has the CQL3 rows' shape instead
+ * (cfFdwCqlRows), here and on the shards, partitioned by hash of its
+ * partition key column, which holds the row key as a value of the same
+ * SQL type, so the hash is the same; of a partition key of several parts,
+ * by hash of row_key(<parts>), the key's text form, the SQL value of a
+ * CompositeType key.  A query with key equality is thus pruned to the one
+ * shard
  * holding the row, and postgres_fdw (use_remote_estimate, set by
  * add_server, tells it the shard reads the row in either order at no
  * cost) ships its ORDER BY there, where cfstore_fdw reads the row's
@@ -51,12 +53,40 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
+#include "api/cfargs.h"
 #include "cql/cfcql.h"
 #include "fdw/cffdw.h"
 #include "shard/cfshard.h"
 #include "storage/cfstorage.h"
 
 PG_FUNCTION_INFO_V1(cfstore_shard_table_replace);
+PG_FUNCTION_INFO_V1(cfstore_shard_row_key);
+
+/*
+ * The partition key of the coordinator's table of cf, as DDL: what holds
+ * the row key as the SQL value cfShardPartition hashes.  That is the key
+ * column, or a CQL3 table's one partition key column; for a CompositeType
+ * key (a partition key of several parts), row_key() of its parts, the
+ * key's text form (the SQL value of a CompositeType key).
+ */
+static char *
+partition_key(const CfColumnFamily *cf, bool cql_rows)
+{
+	CfCqlTable *t;
+	StringInfoData buf;
+
+	if (!cql_rows)
+		return "key";
+	t = cfCqlTable(cf->keyspace, cf->name);
+	if (cf->key_validator->kind != CF_COMPOSITE)
+		return (char *) quote_identifier(t->columns[0].name);
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "(cfstore_shard.row_key(%s", quote_literal_cstr(cfTypeName(cf->key_validator)));
+	for (int i = 0; i < t->npartition; i++)
+		appendStringInfo(&buf, ", %s", quote_identifier(t->columns[i].name));
+	appendStringInfoString(&buf, "))");
+	return buf.data;
+}
 
 /*
  * Create the coordinator's partitioned table of column family cf (of a
@@ -73,12 +103,10 @@ cfShardTableCreate(const CfColumnFamily *cf)
 	const char *table = quote_qualified_identifier(cf->keyspace, cf->name);
 	const char *owner_name = quote_identifier(GetUserNameFromId(cfKeyspaceOwner(cf->keyspace), false));
 
-	/* a CQL3 table's rows hold the row key in their one partition key column */
-	bool		cql_rows = cfFdwCqlRows(cf, true);
-	const char *partcol = cql_rows ? quote_identifier(cfCqlTable(cf->keyspace, cf->name)->columns[0].name) : "key";
+	bool		cql_rows = cfFdwCqlRows(cf);
 
 	cfFdwRunAs(owner, psprintf("CREATE TABLE %s (%s\n) PARTITION BY HASH (%s)", table,
-							   cfFdwTableColumns(cf, cql_rows), partcol));
+							   cfFdwTableColumns(cf, cql_rows), partition_key(cf, cql_rows)));
 	cfFdwRunAs(owner, psprintf("ALTER TABLE %s OWNER TO %s", table, owner_name));
 	cfFdwRunAs(owner, psprintf("COMMENT ON TABLE %s IS %s", table,
 							   quote_literal_cstr(psprintf("column family %s.%s, partitioned over the shard servers",
@@ -98,6 +126,46 @@ cfShardTableCreate(const CfColumnFamily *cf)
 	}
 	CommandCounterIncrement();
 	return get_relname_relid(cf->name, get_namespace_oid(cf->keyspace, false));
+}
+
+/*
+ * row_key(key_type, VARIADIC parts): the row key of CompositeType key_type
+ * whose components are these values (each converted as the function API
+ * converts a value for its component's type), in the key's text form.
+ * The coordinator's table of a CQL3 table whose partition key has several
+ * parts is partitioned by it (partition_key), so that PostgreSQL routes a
+ * row as cfShardPartition routes its key.
+ */
+Datum
+cfstore_shard_row_key(PG_FUNCTION_ARGS)
+{
+	char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	const CfType *type = cfTypeParse(name);
+	int			nparts = PG_NARGS() - 1;
+	StringInfoData key;
+
+	if (type->kind != CF_COMPOSITE)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("row_key needs a CompositeType, not %s", cfTypeName(type))));
+	if (get_fn_expr_variadic(fcinfo->flinfo))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("row_key takes the parts as arguments, not as a VARIADIC array")));
+	if (nparts != type->nsub)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s has %d components; row_key got %d parts", cfTypeName(type), type->nsub, nparts)));
+	initStringInfo(&key);
+	for (int i = 0; i < nparts; i++)
+	{
+		bytea	   *b = cfArgToBytes(type->sub[i], PG_GETARG_DATUM(i + 1),
+									 get_fn_expr_argtype(fcinfo->flinfo, i + 1), "row key part");
+
+		cfTypeValidate(type->sub[i], (const uint8 *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b));
+		cfCompositeAppend(&key, (const uint8 *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b), 0);
+	}
+	PG_RETURN_TEXT_P(cstring_to_text(cfTypeToString(type, (const uint8 *) key.data, key.len)));
 }
 
 /*

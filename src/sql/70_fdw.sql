@@ -40,10 +40,6 @@ CREATE FUNCTION cfstore._foreign_table_reshape(cf_id integer) RETURNS void
   AS 'MODULE_PATHNAME', 'cfstore_foreign_table_reshape' LANGUAGE C STRICT VOLATILE;
 COMMENT ON FUNCTION cfstore._foreign_table_reshape(integer) IS
   'Internal: after cql() changed a table''s columns, create its foreign table again with them, keeping its grants';
-CREATE FUNCTION cfstore._cql_rows(cf_id integer, sharded boolean) RETURNS boolean
-  AS 'MODULE_PATHNAME', 'cfstore_cql_rows' LANGUAGE C STRICT STABLE;
-COMMENT ON FUNCTION cfstore._cql_rows(integer, boolean) IS
-  'Whether a column family''s foreign table shows CQL3 rows (a table made by cql(); in a sharded keyspace, one whose partition key is one column)';
 CREATE FUNCTION cfstore._foreign_table(keyspace text, column_family text) RETURNS regclass
   AS 'MODULE_PATHNAME', 'cfstore_foreign_table' LANGUAGE C STRICT STABLE;
 COMMENT ON FUNCTION cfstore._foreign_table(text, text) IS

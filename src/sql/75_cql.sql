@@ -11,12 +11,10 @@
 -- table without a value column.  columns is a JSON array of
 -- {"name": ..., "validation_class": ..., "index_name": ...}; it replaces
 -- the table's CQL3 columns, keeping the index of a column that keeps its
--- index name.  reshape: give the canonical foreign table the CQL3 rows'
--- shape (a shard server's table has its coordinator's shape, which
--- cfstore._cql_rows decides).
+-- index name.  The canonical table then shows the CQL3 rows, with the new
+-- columns.
 CREATE FUNCTION cfstore._ddl__cql_define(keyspace text, column_family text, key_aliases text[],
-                                         column_aliases text[], value_alias text, columns jsonb,
-                                         reshape boolean)
+                                         column_aliases text[], value_alias text, columns jsonb)
 RETURNS void LANGUAGE plpgsql SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -80,20 +78,15 @@ BEGIN
    WHERE c.id = cf.id;
   PERFORM cfstore._index_sync(cf.id, old_defs);
   -- the canonical table shows the CQL3 rows, with the grants made on it (a
-  -- sharded keyspace's: its CQL3 rows if the partition key is one column,
-  -- as the shards' tables it reads do; its cells otherwise)
-  IF reshape THEN
-    PERFORM cfstore._foreign_table_reshape(cf.id);
-  END IF;
+  -- sharded keyspace's too, as the shards' tables it reads do)
+  PERFORM cfstore._foreign_table_reshape(cf.id);
   PERFORM cfstore._on_shards(keyspace, '_cql_define', keyspace, column_family, key_aliases::text,
-                             column_aliases::text, value_alias, columns::text,
-                             cfstore._cql_rows(cf.id, true)::text);
+                             column_aliases::text, value_alias, columns::text);
 END $$;
 CREATE FUNCTION cfstore._cql_define(keyspace text, column_family text, key_aliases text[],
-                                    column_aliases text[], value_alias text, columns jsonb,
-                                    reshape boolean DEFAULT true)
+                                    column_aliases text[], value_alias text, columns jsonb)
 RETURNS void AS 'MODULE_PATHNAME', 'cfstore_ddl' LANGUAGE C VOLATILE;
-COMMENT ON FUNCTION cfstore._cql_define(text, text, text[], text[], text, jsonb, boolean) IS
+COMMENT ON FUNCTION cfstore._cql_define(text, text, text[], text[], text, jsonb) IS
   'Internal (used by cql()): the CQL3 names and columns of a column family (needs ownership of the keyspace)';
 
 -- The component types of a CompositeType (fully qualified), or the type itself.

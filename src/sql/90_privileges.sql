@@ -25,7 +25,7 @@ BEGIN
                 '_check_cache_size', '_storage_conf_type', '_strategy_class',
                 -- reading the catalog, which everyone may read
                 '_check_keyspace_exists', '_cf_def', '_ks_def',
-                '_column_family_info', '_storage_relation', '_foreign_table', '_foreign_table_ddl', '_cql_rows',
+                '_column_family_info', '_storage_relation', '_foreign_table', '_foreign_table_ddl',
                 -- cql()'s DDL (the body checks the caller owns the keyspace) and type parsing
                 '_cql_define', '_type_components',
                 -- cql()'s and cli()'s reads: the encodings of a slice and the row keys,

@@ -259,7 +259,7 @@ is($co->safe_psql('postgres', q{SET ROLE reader; SELECT count(*) > 0 FROM "There
 like($err, qr/permission denied for table Sup/, 'and no other column family');
 is($co->safe_psql('postgres', q{SELECT string_agg(p.proname, ',' ORDER BY p.proname) FROM pg_proc p
   WHERE p.pronamespace = 'cfstore_shard'::regnamespace AND has_function_privilege('reader', p.oid, 'EXECUTE')}),
-	'_conninfo,_map_shards,_partition_of,locate,map_reduce,partitions',
+	'_conninfo,_map_shards,_partition_of,locate,map_reduce,partitions,row_key',
 	'a plain role may call only these functions of cfstore_shard');
 ($ret, $out, $err) = $co->psql('postgres', q{SET ROLE reader; SELECT cfstore_shard._table_replace(1)});
 like($err, qr/permission denied for function _table_replace/, 'not the internal ones');
@@ -460,16 +460,63 @@ is($co->safe_psql('postgres', q{SELECT r ->> 'count' FROM cfstore.cql('SELECT CO
 	'20', 'and every row of every shard');
 is($co->safe_psql('postgres', q{SELECT string_agg(l, '|') FROM cfstore.cli('use There; count timeline[u1];') l}),
 	'Authenticated to keyspace: There|10 columns', 'the cli reads a sharded keyspace too (a marker and a body a row, and two likes)');
-# a partition key of several parts is not one column of the rows: such a
-# table keeps the cells' shape in a sharded keyspace
+# a partition key of several parts: the coordinator's table is partitioned
+# by hash of row_key(<parts>), the row key's text form, which PostgreSQL
+# hashes as the function API hashes the key
 $co->safe_psql('postgres', q{SELECT cfstore.cql($c$CREATE TABLE ev (sensor text, day int, t int, v text,
   PRIMARY KEY ((sensor, day), t))$c$, 'There');
-  SELECT cfstore.cql($c$INSERT INTO ev (sensor, day, t, v) VALUES ('a', 1, 2, 'x')$c$, 'There')});
-is($co->safe_psql('postgres', sprintf($columns, 'ev')) . ';' . on_shards(sprintf($columns, 'ev')),
-	'key,column1,column2,value,writetime,ttl;' . join(',', ('key,column1,column2,value,writetime,ttl') x 2),
-	'a CQL3 table with a composite partition key keeps the cells\' shape on the coordinator and the shards');
-is($co->safe_psql('postgres', q{SELECT string_agg(format('%s %s %s=%s', key, column1, column2, value), ',')
-  FROM "There".ev}), 'a:1 2 =\\x,a:1 2 v=\\x78', 'and shows the cells (a marker and v)');
+  SELECT cfstore.cql(format($c$INSERT INTO ev (sensor, day, t, v) VALUES ('s%s', %s, %s, 'v%s')$c$, i % 3, i % 4, i, i), 'There')
+  FROM generate_series(1, 24) i});
+is($co->safe_psql('postgres', sprintf($columns, 'ev') . q{ UNION ALL SELECT pg_get_partkeydef('"There".ev'::regclass)})
+	. ';' . on_shards(sprintf($columns, 'ev')),
+	"sensor,day,t,v\nHASH (cfstore_shard.row_key('org.apache.cassandra.db.marshal.CompositeType(org.apache.cassandra.db.marshal.UTF8Type,org.apache.cassandra.db.marshal.Int32Type)'::text, sensor, day));"
+	. 'sensor,day,t,v,sensor,day,t,v',
+	'a composite partition key: the coordinator\'s table is partitioned by hash of row_key() of its parts');
+is($co->safe_psql('postgres', q{SELECT count(*) FROM "There".ev e
+  WHERE e.tableoid::regclass::text NOT LIKE '%\_' || (cfstore_shard.locate('There', 'ev', e.sensor || ':' || e.day)).server}),
+	'0', 'each row comes from the partition of the shard locate() names for its key');
+my $ev = $co->safe_psql('postgres', q{SELECT id FROM cfstore.column_family WHERE keyspace = 'There' AND name = 'ev'});
+my $s1d1 = $co->safe_psql('postgres', q{SELECT server FROM cfstore_shard.locate('There', 'ev', 's1:1')});
+is($co->safe_psql('postgres', q{PREPARE e(text, int) AS SELECT t, v FROM "There".ev WHERE day = $2 AND sensor = $1 ORDER BY t DESC LIMIT 2;
+  EXPLAIN (VERBOSE, COSTS OFF) EXECUTE e('s1', 1)}),
+	qq{Foreign Scan on cfstore_shard.cf_${ev}_$s1d1
+  Output: cf_${ev}_$s1d1.t, cf_${ev}_$s1d1.v
+  Remote SQL: SELECT t, v FROM "There".ev WHERE ((day = 1)) AND ((sensor = 's1')) ORDER BY t DESC NULLS FIRST LIMIT 2::bigint},
+	'equality on every part reaches the one shard of the key, with the ORDER BY and the LIMIT shipped');
+is($co->safe_psql('postgres', q{PREPARE e(text, int) AS SELECT t, v FROM "There".ev WHERE day = $2 AND sensor = $1 ORDER BY t DESC LIMIT 2;
+  EXECUTE e('s1', 1)}), "13|v13\n1|v1", 'and reads the row');
+$co->safe_psql('postgres', q{INSERT INTO "There".ev VALUES ('s9', 9, 1, 'new')});
+is($co->safe_psql('postgres', q{SELECT string_agg(column_name || '=' || value, ',') FROM cfstore.get_slice('There', 'ev', 's9:9')}),
+	'1:=,1:v=new', 'a row inserted through the coordinator\'s table is where the function API looks for it');
+is($co->safe_psql('postgres', q{SELECT count(*) FROM "There".ev}), '25', 'a scan reads every shard');
+($ret, $out, $err) = $co->psql('postgres', q{SELECT cfstore_shard.row_key('UTF8Type', 'x')});
+like($err, qr/row_key needs a CompositeType, not org.apache.cassandra.db.marshal.UTF8Type/, 'row_key() of a type that is not composite is an error');
+($ret, $out, $err) = $co->psql('postgres', q{SELECT cfstore_shard.row_key('CompositeType(UTF8Type, Int32Type)', 'x')});
+like($err, qr/has 2 components; row_key got 1 parts/, 'and of too few parts');
+($ret, $out, $err) = $co->psql('postgres', q{SELECT cfstore_shard.row_key('CompositeType(UTF8Type, Int32Type)', 'x', 2^40)});
+like($err, qr/cannot use a value of type double precision as row key part of type Int32Type/,
+	'and of a part of a type its component cannot take');
+($ret, $out, $err) = $co->psql('postgres', q{SELECT cfstore_shard.row_key('CompositeType(UTF8Type, Int32Type)', 'x', (2^40)::bigint)});
+like($err, qr/1099511627776 is out of range for row key part of type Int32Type/, 'and of a number its component cannot hold');
+($ret, $out, $err) = $co->psql('postgres', q{SELECT cfstore_shard.row_key('CompositeType(UTF8Type, UTF8Type)', VARIADIC ARRAY['x', 'y'])});
+like($err, qr/row_key takes the parts as arguments, not as a VARIADIC array/, 'and of an array of parts');
+is($co->safe_psql('postgres', q{SELECT cfstore_shard.row_key('CompositeType(UTF8Type, Int32Type)', 'a:b', 7)}), 'a\:b:7',
+	'row_key() is the key\'s text form');
+
+# a keyspace sharded after cql() made its tables: they take the same shapes
+$co->safe_psql('postgres', q{SELECT cfstore.create_keyspace('Later');
+  SELECT cfstore.cql('CREATE TABLE one (k text, c int, v text, PRIMARY KEY (k, c))', 'Later');
+  SELECT cfstore.cql('CREATE TABLE two (a text, b int, c int, v text, PRIMARY KEY ((a, b), c))', 'Later');
+  SELECT cfstore_shard.shard_keyspace('Later');
+  INSERT INTO "Later".one VALUES ('x', 1, 'one');
+  INSERT INTO "Later".two VALUES ('x', 2, 3, 'two')});
+my $later = q{SELECT string_agg(attname, ',' ORDER BY attrelid::regclass::text, attnum) FROM pg_attribute
+  WHERE attrelid IN ('"Later".one'::regclass, '"Later".two'::regclass) AND attnum > 0 AND NOT attisdropped};
+is($co->safe_psql('postgres', $later) . ';' . on_shards($later), join(',', ('k,c,v,a,b,c,v') x 3) =~ s/,(?=k,c,v,a)/;/r,
+	'shard_keyspace gives CQL3 tables made before it the CQL3 rows\' shape, on the coordinator and the shards');
+is($co->safe_psql('postgres', q{SELECT v FROM "Later".one WHERE k = 'x' UNION ALL SELECT v FROM "Later".two WHERE a = 'x' AND b = 2
+  UNION ALL SELECT string_agg(column_name, ',') FROM cfstore.get_slice('Later', 'two', 'x:2')}),
+	"one\ntwo\n3:,3:v", 'and their rows go where the function API finds them');
 
 # objects in a sharded keyspace: written through the coordinator to the shard
 # of their row key, read back whole, and found by key and without one (the

@@ -46,8 +46,7 @@ SET search_path = pg_catalog, pg_temp AS $$
                         'name', convert_from(d.name, 'UTF8'), 'validation_class', d.validation_class,
                         'index_name', d.index_name)) ORDER BY d.name), '[]')
                  FROM cfstore.column_definition d
-                WHERE d.column_family_id = cf.id AND d.component_index IS NOT NULL)::text,
-              cfstore._cql_rows(cf.id, true)::text)]
+                WHERE d.column_family_id = cf.id AND d.component_index IS NOT NULL)::text)]
       WHERE cf.key_aliases IS NOT NULL OR cf.column_aliases IS NOT NULL OR cf.value_alias IS NOT NULL
          OR EXISTS (SELECT FROM cfstore.column_definition d
                      WHERE d.column_family_id = cf.id AND d.component_index IS NOT NULL)), '{}')
@@ -55,6 +54,14 @@ $$;
 
 -- Put the coordinator's partitioned table in place of a column family's
 -- foreign table (src/shard/cfshard_table.c).
+-- The row key of a composite partition key's parts, in its text form: what
+-- the coordinator's table of a CQL3 table whose partition key has several
+-- parts is partitioned by (src/shard/cfshard_table.c).
+CREATE FUNCTION cfstore_shard.row_key(key_type text, VARIADIC parts "any") RETURNS text
+  AS 'MODULE_PATHNAME', 'cfstore_shard_row_key' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cfstore_shard.row_key(text, "any") IS
+  'The row key of CompositeType key_type made of these parts, in its text form (the partition key of a CQL3 table''s coordinator table)';
+
 CREATE FUNCTION cfstore_shard._table_replace(cf_id integer) RETURNS void
   AS 'MODULE_PATHNAME', 'cfstore_shard_table_replace' LANGUAGE C VOLATILE STRICT;
 
