@@ -269,12 +269,19 @@ cfStorageRelid(int32 cf_id, bool missing_ok)
 
 /*
  * Open a storage relation, checking that it still is one (cfCheckStorage,
- * once per relcache entry).
+ * once per relcache entry).  The caller found it before locking it: a
+ * column family dropped by a transaction that committed while the lock was
+ * awaited is a user's error, not a missing relation.
  */
 Relation
 cfStorageOpen(Oid relid, LOCKMODE lockmode)
 {
-	Relation	rel = table_open(relid, lockmode);
+	Relation	rel = try_table_open(relid, lockmode);
+
+	if (rel == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("the column family was dropped by a concurrent transaction")));
 
 	(void) cfRelInfo(rel);
 	return rel;
