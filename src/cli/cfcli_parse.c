@@ -20,6 +20,7 @@
 #include "postgres.h"
 
 #include "mb/pg_wchar.h"
+#include "miscadmin.h"
 
 #include "cli/cfcli.h"
 
@@ -469,6 +470,7 @@ hash(CliParser *p)
 {
 	CliAttr    *a = palloc0(sizeof(CliAttr));
 
+	check_stack_depth();		/* hashes nest */
 	a->is_hash = true;
 	expect_punct(p, "{");
 	if (accept_punct(p, "}"))

@@ -251,9 +251,6 @@ cfCliToString(const CfType *type, const uint8 *data, int len)
 				hex[hex_encode((const char *) data, len, hex)] = '\0';
 				return hex;
 			}
-		case CF_UTF8:
-		case CF_ASCII:
-			return pnstrdup((const char *) data, len);
 		case CF_INTEGER:
 			return len == 0 ? pstrdup("empty") : cfVarintToDecimal(data, len);
 		case CF_DOUBLE:

@@ -14,6 +14,8 @@
  */
 #include "postgres.h"
 
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 
 #include "cql/cfcql.h"
@@ -180,6 +182,7 @@ parse_term(CqlParser *p)
 	CfCqlToken *t = peek(p);
 	CfCqlTerm  *term = palloc0(sizeof(CfCqlTerm));
 
+	check_stack_depth();		/* function calls nest */
 	switch (t->kind)
 	{
 		case CQLT_STRING:
@@ -254,13 +257,11 @@ parse_relation(CqlParser *p)
 	{
 		r->op = CQL_IN;
 		expect_punct(p, "(");
-		if (!accept_punct(p, ")"))
-		{
-			do
-				r->values = lappend(r->values, parse_term(p));
-			while (accept_punct(p, ","));
-			expect_punct(p, ")");
-		}
+		/* at least one value, as Cassandra 1.2's grammar has it */
+		do
+			r->values = lappend(r->values, parse_term(p));
+		while (accept_punct(p, ","));
+		expect_punct(p, ")");
 		return r;
 	}
 	t = peek(p);
@@ -358,11 +359,17 @@ parse_property(CqlParser *p)
 {
 	CfCqlProperty *prop = palloc0(sizeof(CfCqlProperty));
 	CfCqlToken *t;
+	StringInfoData name;
 
-	prop->name = parse_name(p);
 	/* 1.2 also takes the older dotted form: strategy_options:replication_factor */
+	initStringInfo(&name);
+	appendStringInfoString(&name, parse_name(p));
 	while (accept_punct(p, ":"))
-		prop->name = psprintf("%s:%s", prop->name, next(p)->text);
+	{
+		appendStringInfo(&name, ":%s", next(p)->text);
+		CHECK_FOR_INTERRUPTS();
+	}
+	prop->name = name.data;
 	expect_punct(p, "=");
 	if (accept_punct(p, "{"))
 	{

@@ -24,11 +24,15 @@
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/timestamp.h"
 
+#include "api/cfapi.h"
 #include "cql/cfcql.h"
+#include "storage/cfstorage.h"
 #include "storage/cfwrite.h"
 
 /* Cells read per _read_slice call. */
@@ -678,6 +682,26 @@ read_slice(CqlSelect *q, bytea *key, bytea *start, bytea *finish)
 }
 
 /* Read the rows of one partition; false once LIMIT rows are kept. */
+/* How in_value_cmp orders the values of an IN: a component's type and the query's direction. */
+typedef struct CfInOrder
+{
+	const CfType *type;
+	bool		reversed;
+} CfInOrder;
+
+/* Compare two IN values (pointers to them) in the order of a CfInOrder (qsort_arg). */
+static int
+in_value_cmp(const void *a, const void *b, void *arg)
+{
+	const CfInOrder *order = arg;
+	const bytea *va = *(bytea *const *) a;
+	const bytea *vb = *(bytea *const *) b;
+	int			c = cfTypeCompare(order->type, (const uint8 *) VARDATA_ANY(va), VARSIZE_ANY_EXHDR(va),
+								  (const uint8 *) VARDATA_ANY(vb), VARSIZE_ANY_EXHDR(vb));
+
+	return order->reversed ? -c : c;
+}
+
 static bool
 read_partition(CqlSelect *q, bytea *key)
 {
@@ -694,29 +718,27 @@ read_partition(CqlSelect *q, bytea *key)
 	else if (r->in != NIL)
 	{
 		/* IN on the last clustering column: a slice per value, in storage order (compact: IN order) */
-		List	   *vals = list_copy(r->in);
+		List	   *vals = r->in;
 		ListCell   *lc;
 
 		if (!t->compact)
 		{
-			/* sort by the stored order, then the query's direction */
-			for (int i = 1; i < list_length(vals); i++)
-				for (int j = i; j > 0; j--)
-				{
-					int			c = cfTypeCompare(t->composite ? t->cf->comparator->sub[r->col->position] : t->cf->comparator,
-												  (const uint8 *) VARDATA_ANY(list_nth(vals, j - 1)),
-												  VARSIZE_ANY_EXHDR(list_nth(vals, j - 1)),
-												  (const uint8 *) VARDATA_ANY(list_nth(vals, j)),
-												  VARSIZE_ANY_EXHDR(list_nth(vals, j)));
+			/*
+			 * the names asked for, as a set (Cassandra 1.2's TreeSet): in the
+			 * stored order, then the query's direction, each once
+			 */
+			CfInOrder	order = {t->composite ? t->cf->comparator->sub[r->col->position] : t->cf->comparator,
+			q->reversed};
+			int			n = list_length(r->in);
+			bytea	  **arr = palloc(sizeof(bytea *) * n);
 
-					if ((c > 0) != q->reversed && c != 0)
-					{
-						void	   *tmp = list_nth(vals, j);
-
-						list_nth_cell(vals, j)->ptr_value = list_nth(vals, j - 1);
-						list_nth_cell(vals, j - 1)->ptr_value = tmp;
-					}
-				}
+			foreach(lc, r->in)
+				arr[foreach_current_index(lc)] = lfirst(lc);
+			qsort_arg(arr, n, sizeof(bytea *), in_value_cmp, &order);
+			vals = NIL;
+			for (int i = 0; i < n; i++)
+				if (i == 0 || in_value_cmp(&arr[i - 1], &arr[i], &order) != 0)
+					vals = lappend(vals, arr[i]);
 		}
 		more = true;
 		foreach(lc, vals)
@@ -925,6 +947,9 @@ cfCqlRunSelect(CfCqlStmt *stmt, const char *keyspace, Tuplestorestate *out, Tupl
 	q.stmt = stmt;
 	q.keyspace = cfCqlKeyspace(stmt, keyspace);
 	q.t = t = cfCqlTable(q.keyspace, stmt->table);
+	/* checked before anything can make the read empty (an empty index value, say) */
+	if (pg_class_aclcheck(cfStorageRelid(t->cf->id, false), GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+		cfPermissionDenied(t->cf, ACL_SELECT);
 	if (stmt->has_limit && stmt->limit <= 0)
 		cfInvalidRequest("LIMIT must be strictly positive");
 	q.limit = stmt->has_limit ? stmt->limit : PG_INT64_MAX;

@@ -12,7 +12,7 @@
 -- not executable by PUBLIC; storage relations cannot change shape, not
 -- even by their owner.  Every refused attempt is 42501 unless noted.
 BEGIN;
-SELECT plan(118);
+SELECT plan(119);
 
 CREATE ROLE regress_sec_alice;
 CREATE ROLE regress_sec_member IN ROLE regress_sec_alice;
@@ -155,6 +155,8 @@ SELECT throws_ok($$SELECT * FROM cfstore._read_row_keys('SecA', 'Std', NULL, tru
                  '42501', 'permission denied for column family SecA.Std', 'mallory: _read_row_keys');
 SELECT throws_ok($$SELECT cfstore.cql('SELECT * FROM "Std"', 'SecA')$$,
                  '42501', 'permission denied for column family SecA.Std', 'mallory: cql SELECT');
+SELECT throws_ok($$SELECT cfstore.cql($c$SELECT * FROM "Std" WHERE state = ''$c$, 'SecA')$$,
+                 '42501', 'permission denied for column family SecA.Std', 'mallory: cql SELECT of an empty indexed value');
 SELECT throws_ok($$SELECT cfstore.cql($c$INSERT INTO "Std" (key, state) VALUES ('k9', 'x')$c$, 'SecA')$$,
                  '42501', 'permission denied for column family SecA.Std', 'mallory: cql INSERT');
 SELECT throws_ok($$SELECT cfstore.cql('DROP TABLE "Std"', 'SecA')$$,

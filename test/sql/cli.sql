@@ -170,6 +170,12 @@ SELECT cli($$use Demo; set Users[a][b] = 'abc$$);
 SELECT cli($$use Demo; assume Users keys utf8;$$);
 SELECT cli($$use Demo; consistencylevel as QUORUM; consistencylevel as FOO;$$);
 SELECT cli($$connect localhost/9160;$$);
+-- hashes nested deeper than the stack allows: an error, not a crash
+SELECT cli('create keyspace Deep with strategy_options = ' || repeat('{a:', 300000));
+-- a UTF8Type value with a NUL byte, which text cannot hold, is an error to print, not cut short
+SELECT cli($$use Demo; create column family Nul with comparator = UTF8Type and key_validation_class = UTF8Type and default_validation_class = UTF8Type; set Nul[k][c] = bytes('410042');$$);
+SELECT cli($$use Demo; get Nul[k];$$);
+SELECT cli($$use Demo; drop column family Nul;$$);
 -- a column_metadata name its comparator cannot read
 SELECT cli($$use Demo; create column family Bad with comparator = LongType and column_metadata = [{column_name: xyz, validation_class: UTF8Type}];$$);
 -- nothing of a failed script is left

@@ -104,6 +104,9 @@ SELECT cfstore.cql($$SELECT * FROM events WHERE site = 'a' AND day = 1$$, 'twiss
 SELECT cfstore.cql($$SELECT at, seq, kind FROM events WHERE site = 'a' AND day = 1 ORDER BY at ASC$$, 'twissandra');
 SELECT cfstore.cql($$SELECT at, seq FROM events WHERE site = 'a' AND day = 1 AND at = '2013-06-10 11:00+0000' AND seq > 1$$, 'twissandra');
 SELECT cfstore.cql($$SELECT at, seq FROM events WHERE site = 'a' AND day = 1 AND at = '2013-06-10 11:00+0000' AND seq IN (2, 1, 7)$$, 'twissandra');
+-- IN names a set of rows: each once, in clustering order (Cassandra 1.2's TreeSet)
+SELECT cfstore.cql($$SELECT at, seq FROM events WHERE site = 'a' AND day = 1 AND at = '2013-06-10 11:00+0000' AND seq IN (2, 1, 2, 7, 1)$$, 'twissandra');
+SELECT cfstore.cql($$SELECT at, seq FROM events WHERE site = 'a' AND day = 1 AND at = '2013-06-10 11:00+0000' AND seq IN (1, 2, 1) ORDER BY at ASC$$, 'twissandra');
 SELECT cfstore.cql($$SELECT at, day FROM events WHERE site = 'a' AND day IN (2, 1) ORDER BY at ASC$$, 'twissandra');
 SELECT cfstore.cql($$SELECT at, kind FROM events WHERE site = 'a' AND day = 1 AND at < '2013-06-10 11:00+0000'$$, 'twissandra');
 SELECT cfstore.cql($$DELETE FROM events WHERE site = 'a' AND day = 1 AND at = '2013-06-10 11:00+0000'$$, 'twissandra');
@@ -382,6 +385,19 @@ SELECT cfstore.cql($$DELETE author FROM timeline WHERE user_id = 'x'$$, 'twissan
 SELECT cfstore.cql($$DELETE FROM events WHERE site = 'a' AND day = 1 AND seq = 1$$, 'twissandra');
 SELECT cfstore.cql($$USE twissandra$$);
 SELECT cfstore.cql(NULL);
+-- an empty IN list is a syntax error, as in Cassandra 1.2's grammar
+SELECT cfstore.cql($$SELECT * FROM timeline WHERE user_id IN ()$$, 'twissandra');
+-- nesting deeper than the stack allows is an error, not a crash
+SELECT cfstore.cql('SELECT * FROM timeline WHERE user_id = ' || repeat('f(', 200000), 'twissandra');
+-- a long dotted property name takes linear time (and the statement timeout holds)
+SET statement_timeout = '20s';
+DO $$
+BEGIN
+  PERFORM cfstore.cql('CREATE KEYSPACE zz WITH a' || repeat(':a', 60000) || ' = 1');
+EXCEPTION WHEN invalid_parameter_value OR syntax_error OR feature_not_supported THEN
+  RAISE NOTICE '%...', left(SQLERRM, 30);
+END $$;
+RESET statement_timeout;
 
 -- CREATE TABLE errors
 SELECT cfstore.cql($$CREATE TABLE t (k int, v int)$$, 'twissandra');
