@@ -201,6 +201,18 @@ table_column(const CfFdwTable *t, Index relid, Node *expr, AttrNumber *attno)
 	return NULL;
 }
 
+/*
+ * Whether conditions on a column of this role can be pushed: the row key
+ * (or a part of it), the super column and the name (or a component).  A
+ * value, a writetime or a ttl is a property of the cells read, and has no
+ * Cassandra type to encode a bound in (writetime and ttl have none at all).
+ */
+static bool
+pushable_role(CfFdwRole role)
+{
+	return role == CF_FDW_KEY || role == CF_FDW_KEY_PART || role == CF_FDW_SUPER || role == CF_FDW_NAME;
+}
+
 /* Whether expr can be evaluated before the scan: no variable of this table, nothing volatile. */
 static bool
 is_probe_value(Node *expr, Index relid)
@@ -304,7 +316,8 @@ recognise(const CfFdwTable *t, Index relid, RestrictInfo *rinfo, CfFdwCond *c)
 			left = false;
 		}
 
-		if (col == NULL || !is_probe_value(value, relid) || !value_type_ok(col->typid, exprType(value)))
+		if (col == NULL || !pushable_role(col->role) || !is_probe_value(value, relid) ||
+			!value_type_ok(col->typid, exprType(value)))
 			return false;
 		type = pushed_type(col, &reversed);
 		c->col = col;

@@ -225,6 +225,17 @@ SELECT pg_temp.plan_rows($$SELECT * FROM "FdwScan"."Est" WHERE key = 'k1'$$) AS 
        pg_temp.plan_rows($$SELECT * FROM "FdwScan"."Est" WHERE key = ANY ('{k1,k2}')$$) AS two_keys,
        pg_temp.plan_rows($$SELECT * FROM "FdwScan"."Est"$$) AS all_rows;
 
+-- conditions on a cell's value, writetime and ttl stay filters: they are
+-- no part of a key or a name (writetime and ttl have no Cassandra type)
+EXPLAIN (COSTS OFF) SELECT column_name FROM fdw_scan.userline WHERE key = 'user7' AND writetime = 1407;
+SELECT value, writetime FROM fdw_scan.userline WHERE key = 'user7' AND writetime = 1407;
+SELECT count(*) FROM fdw_scan.userline WHERE writetime > 3990 AND ttl IS NULL AND value <> 'x';
+SELECT count(*) FROM fdw_scan.userline WHERE ttl = 1 OR ttl > 0 OR ttl IN (1, 2);
+SELECT count(*) FROM fdw_scan.readings r JOIN fdw_scan.userline u ON u.writetime = r.writetime WHERE r.key = 'hvac1';
+PREPARE wt(bigint) AS SELECT value FROM fdw_scan.userline WHERE writetime = $1 AND key = 'user0';
+EXECUTE wt(200);
+DEALLOCATE wt;
+
 -- every column family written here verifies
 SELECT name, cfstore.verify(keyspace, name) FROM cfstore.column_family WHERE keyspace = 'FdwScan' ORDER BY name;
 
