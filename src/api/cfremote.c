@@ -45,6 +45,9 @@ PG_FUNCTION_INFO_V1(cfstore_remote_write_batch);
 /* The columns of cfstore.raw_cell. */
 #define CF_RAW_NATTS 8
 
+/* The key listing's first allocation (it doubles as keys come, up to the max asked for). */
+#define CF_KEYS_CHUNK 1024
+
 /*
  * Open the storage relation of keyspace.column_family (of its index
  * index_name, if not NULL) for mode; *cfp receives the column family.  On
@@ -60,8 +63,13 @@ remote_open(FunctionCallInfo fcinfo, AclMode mode, const char *index_name, const
 	int32		id;
 	Oid			relid;
 
-	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
-		elog(ERROR, "a remote call names its keyspace and column family");
+	/* as the function API answers a NULL keyspace or column family */
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_SCHEMA_NAME),
+				 errmsg("Keyspace null does not exist")));
+	if (PG_ARGISNULL(1) || VARSIZE_ANY_EXHDR(PG_GETARG_TEXT_PP(1)) == 0)
+		cfInvalidRequest("non-empty columnfamily is required");
 	cf = cfCatalogLookup(text_to_cstring(PG_GETARG_TEXT_PP(0)), text_to_cstring(PG_GETARG_TEXT_PP(1)));
 	if (cf->sharded && local_only)
 		ereport(ERROR,
@@ -275,22 +283,34 @@ row_keys(FunctionCallInfo fcinfo, bool local_only)
 	ReturnSetInfo *rsinfo;
 	bytea	  **keys;
 	int			n;
+	int			room;
 
 	if (max <= 0)
-		elog(ERROR, "a remote key listing needs a positive max");
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a key listing needs a positive maximum (got %d)", max)));
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	keys = palloc(sizeof(bytea *) * max);
+	/* room for what the relation may hold, not for any max a caller names */
+	keys = palloc(sizeof(bytea *) * Min(max, CF_KEYS_CHUNK));
 	/*
 	 * The first max keys, not just those of one leaf page as cfNextRowKeys
 	 * gives them: the coordinator merges the shards' lists and takes the
 	 * first max of the union, which are among each shard's first max.
 	 */
 	n = 0;
+	room = Min(max, CF_KEYS_CHUNK);
 	for (;;)
 	{
-		int			got = cfNextRowKeys(rel, n == 0 ? from : keys[n - 1], n == 0 ? inclusive : false,
-										keys + n, max - n);
+		int			got;
+
+		if (n == room)
+		{
+			room = (int) Min((int64) room * 2, (int64) max);
+			keys = repalloc(keys, sizeof(bytea *) * room);
+		}
+		got = cfNextRowKeys(rel, n == 0 ? from : keys[n - 1], n == 0 ? inclusive : false,
+							keys + n, room - n);
 
 		if (got == 0)
 			break;

@@ -175,6 +175,18 @@ DO $$ BEGIN EXECUTE format('REVOKE SELECT ON %s FROM api_scan_reader', cfstore._
 REVOKE USAGE ON SCHEMA cfstore FROM api_scan_reader;
 DROP ROLE api_scan_reader;
 
+-- _read_row_keys (what cql() and the cli list rows with): every key up to
+-- the maximum, past its first allocation; a maximum of 0 or a NULL name
+-- is the caller's error
+SELECT cfstore.create_column_family('ApiScan', 'Many', comparator => 'UTF8Type',
+         key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type');
+SELECT count(cfstore.insert('ApiScan', 'Many', 'k' || i, 'c', 'v', writetime => 1)) FROM generate_series(1, 3000) i;
+SELECT count(*), count(DISTINCT k) FROM cfstore._read_row_keys('ApiScan', 'Many', NULL, true, 2147483647) k;
+SELECT count(*), min(convert_from(k, 'UTF8')) FROM cfstore._read_row_keys('ApiScan', 'Many', 'k2'::bytea, false, 2500) k;
+SELECT * FROM cfstore._read_row_keys('ApiScan', 'Many', NULL, true, 0);
+SELECT * FROM cfstore._read_row_keys(NULL, 'Many', NULL, true, 5);
+SELECT * FROM cfstore._read_slice('ApiScan', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+
 -- every column family written here verifies
 SELECT name, cfstore.verify(keyspace, name) FROM cfstore.column_family WHERE keyspace = 'ApiScan' ORDER BY name;
 DROP FUNCTION scan_plan(text);
