@@ -201,6 +201,9 @@ cfWriteCell(Relation rel, const CfWrite *w)
 		case CF_WRITE_COUNTER:
 			if (w->valuelen != 8)
 				cfInvalidRequest("Expected 8 or 0 byte long (%d)", w->valuelen);
+			/* a row written into the storage relation may name one: counters never expire */
+			if ((w->has_ttl && w->ttl != 0) || w->expires_at != 0)
+				cfInvalidRequest("Cannot provide custom TTL for counter updates");
 			cell.flags |= CF_CELL_COUNTER;
 			cell.value = w->value;
 			cell.valuelen = 8;

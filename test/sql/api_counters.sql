@@ -182,6 +182,12 @@ SELECT cfstore.truncate('ApiCnt', 'Counter1');
 SELECT * FROM cfstore.get_slice('ApiCnt', 'Counter1', 'key1');
 SELECT cfstore.add('ApiCnt', 'Counter1', 'key1', 'c1', 1);
 SELECT column_name, value FROM cfstore.get_slice('ApiCnt', 'Counter1', 'key1');
+-- a row written into the storage relation is an increment, which never
+-- expires: naming a ttl or an expiry is an error, and adds nothing
+INSERT INTO :cnt_rel (key, column_name, value, ttl) VALUES ('key1', 'c1', '\x0000000000000005', 10);
+INSERT INTO :cnt_rel (key, column_name, value, expires_at) VALUES ('key1', 'c1', '\x0000000000000005', 2000000000);
+INSERT INTO :cnt_rel (key, column_name, value) VALUES ('key1', 'c1', '\x0000000000000005');
+SELECT column_name, value FROM cfstore.get_slice('ApiCnt', 'Counter1', 'key1');
 SELECT cfstore.verify('ApiCnt', 'Counter1');
 
 SELECT cfstore.drop_keyspace('ApiCnt');
