@@ -56,6 +56,8 @@ SELECT cfstore.verify('Fill', 'Timeline');
 SELECT cfstore.create_column_family('Fill', 'Small', comparator => 'UTF8Type',
          key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type');
 SELECT cfstore._storage_relation('Fill', 'Small') AS small_rel \gset
+-- the counts below are of this layout: no autovacuum may compact it meanwhile
+ALTER TABLE :small_rel SET (autovacuum_enabled = off);
 INSERT INTO :small_rel (key, column_name, value, writetime)
   SELECT convert_to('m' || lpad(i::text, 5, '0'), 'UTF8'), convert_to(c, 'UTF8'), convert_to(md5(i || c), 'UTF8'), 1
     FROM generate_series(1, 2000) i, unnest(ARRAY['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) c;
