@@ -36,7 +36,9 @@
  * The old cell of UPDATE and DELETE is known by its address, which the
  * scan returns as row identity columns (not ctid, which a cell does not
  * have); a counter UPDATE also gets the old value, and DELETE ... RETURNING
- * the whole old row.
+ * the whole old row.  A statement that joins the table to others may bring
+ * one old row several times; as PostgreSQL does, only the first changes it
+ * (first_time), and the statement counts it once.
  *
  * NULLs.  A NULL key, super column or name is refused with Cassandra's
  * texts.  Reading shows the empty value as NULL for every SQL type but
@@ -63,6 +65,7 @@
 #include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "commands/explain.h"
+#include "common/hashfn.h"
 #include "common/int.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
@@ -71,6 +74,7 @@
 #include "parser/parse_func.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/hsearch.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
@@ -112,7 +116,16 @@ typedef struct CfFdwModifyState
 	bool		set_ttl;
 	bool	   *set_cols;		/* CQL rows: the columns SET, by attnum - 1 */
 	MemoryContext rowcxt;		/* reset for every row */
+	/* UPDATE, DELETE of a statement that joins: the old rows met (first_time) */
+	HTAB	   *done;
+	MemoryContext donecxt;
 } CfFdwModifyState;
+
+/* An old row's identity in CfFdwModifyState.done: its address, serialised. */
+typedef struct CfRowId
+{
+	bytea	   *id;
+} CfRowId;
 
 /* ---------------------------------------------------------------------
  * Planning
@@ -253,6 +266,28 @@ open_storage(CfFdwModifyState *st)
 	st->rel = cfStorageOpen(st->t->storage_relid, RowExclusiveLock);
 }
 
+/* dynahash's hash of a CfRowId: of the identity's bytes. */
+static uint32
+rowid_hash(const void *key, Size keysize)
+{
+	const bytea *id = ((const CfRowId *) key)->id;
+
+	(void) keysize;
+	return hash_bytes((const unsigned char *) VARDATA_ANY(id), VARSIZE_ANY_EXHDR(id));
+}
+
+/* dynahash's match of two CfRowIds: 0 when their bytes are equal. */
+static int
+rowid_match(const void *a, const void *b, Size keysize)
+{
+	const bytea *x = ((const CfRowId *) a)->id;
+	const bytea *y = ((const CfRowId *) b)->id;
+
+	(void) keysize;
+	return VARSIZE_ANY_EXHDR(x) == VARSIZE_ANY_EXHDR(y) &&
+		memcmp(VARDATA_ANY(x), VARDATA_ANY(y), VARSIZE_ANY_EXHDR(x)) == 0 ? 0 : 1;
+}
+
 /* The attnum of a junk column of the subplan's output, or an error. */
 static AttrNumber
 junk_att(Plan *subplan, const char *name)
@@ -338,6 +373,22 @@ cfFdwBeginForeignModify(ModifyTableState *mtstate, ResultRelInfo *rinfo, List *f
 		/* RETURNING is set up after this: the whole row is there if it needs it */
 		if (op == CMD_DELETE)
 			st->wholerow_att = ExecFindJunkAttributeInTlist(subplan->targetlist, "wholerow");
+		/* only a statement with other relations can meet a row twice */
+		if (list_length(estate->es_range_table) > 1)
+		{
+			HASHCTL		ctl;
+
+			st->donecxt = AllocSetContextCreate(estate->es_query_cxt, "cfstore rows changed",
+												ALLOCSET_DEFAULT_SIZES);
+			memset(&ctl, 0, sizeof(ctl));
+			ctl.keysize = sizeof(CfRowId);
+			ctl.entrysize = sizeof(CfRowId);
+			ctl.hash = rowid_hash;
+			ctl.match = rowid_match;
+			ctl.hcxt = st->donecxt;
+			st->done = hash_create("cfstore rows changed", 256, &ctl,
+								   HASH_ELEM | HASH_FUNCTION | HASH_COMPARE | HASH_CONTEXT);
+		}
 		MemoryContextSwitchTo(old);
 	}
 	open_storage(st);
@@ -1003,6 +1054,66 @@ cfFdwExecForeignBatchInsert(EState *estate, ResultRelInfo *rinfo, TupleTableSlot
 	return slots;
 }
 
+/* Append a part of a row's identity: its length (-1: NULL), then its bytes. */
+static void
+append_id_part(StringInfo buf, const bytea *b)
+{
+	int32		len = b == NULL ? -1 : (int32) VARSIZE_ANY_EXHDR(b);
+
+	appendBinaryStringInfo(buf, (const char *) &len, sizeof(len));
+	if (b != NULL)
+		appendBinaryStringInfo(buf, VARDATA_ANY(b), len);
+}
+
+/*
+ * Whether UPDATE or DELETE meets this old row (its identity columns in
+ * values) for the first time in the statement.  A join can bring the same
+ * target row more than once (UPDATE ... FROM with several matches):
+ * PostgreSQL changes such a row once, as its first match says, and counts
+ * it once; the later matches are skipped.  The identity is the row's
+ * address: key, super column and name, or a CQL row's key and clustering
+ * prefix.  A statement of the one table meets each row once (st->done is
+ * NULL).
+ */
+static bool
+first_time(CfFdwModifyState *st, const Datum *values, const bool *nulls)
+{
+	CfFdwAddress a;
+	StringInfoData id;
+	CfRowId		key;
+	CfRowId    *entry;
+	bool		found;
+
+	if (st->done == NULL)
+		return true;
+	initStringInfo(&id);
+	if (st->t->rows == CF_FDW_ROWS_CELLS)
+	{
+		row_address(st->t, values, nulls, &a);
+		append_id_part(&id, a.key);
+		append_id_part(&id, a.sc);
+		append_id_part(&id, a.name);
+	}
+	else
+	{
+		StringInfoData prefix;
+
+		cql_row_address(st->t, values, nulls, &a, &prefix);
+		append_id_part(&id, a.key);
+		append_id_part(&id, cfMakeBytea(prefix.data, prefix.len));
+	}
+	key.id = cfMakeBytea(id.data, id.len);
+	entry = hash_search(st->done, &key, HASH_ENTER, &found);
+	if (!found)
+	{
+		MemoryContext old = MemoryContextSwitchTo(st->donecxt);
+
+		entry->id = cfMakeBytea(id.data, id.len);
+		MemoryContextSwitchTo(old);
+	}
+	return !found;
+}
+
 /*
  * The old row of UPDATE or DELETE, as much of it as the junk columns
  * carry (the address; the value of a counter), by attnum - 1.
@@ -1041,6 +1152,11 @@ cfFdwExecForeignUpdate(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slo
 	ovalues = palloc(sizeof(Datum) * Max(t->natts, 1));
 	onulls = palloc(sizeof(bool) * Max(t->natts, 1));
 	old_row(st, planSlot, ovalues, onulls);
+	if (!first_time(st, ovalues, onulls))
+	{
+		MemoryContextSwitchTo(old);
+		return NULL;
+	}
 	slot_getallattrs(slot);
 	if (t->rows != CF_FDW_ROWS_CELLS)
 	{
@@ -1107,6 +1223,11 @@ cfFdwExecForeignDelete(EState *estate, ResultRelInfo *rinfo, TupleTableSlot *slo
 	ovalues = palloc(sizeof(Datum) * Max(t->natts, 1));
 	onulls = palloc(sizeof(bool) * Max(t->natts, 1));
 	old_row(st, planSlot, ovalues, onulls);
+	if (!first_time(st, ovalues, onulls))
+	{
+		MemoryContextSwitchTo(old);
+		return NULL;
+	}
 	if (t->rows != CF_FDW_ROWS_CELLS)
 		cql_delete_row(st, estate, ovalues, onulls);
 	else

@@ -259,6 +259,11 @@ SELECT cfstore.cql($$SELECT user_id, author, body, likes FROM timeline WHERE use
 UPDATE twissandra.timeline SET body = NULL, likes = 3 WHERE user_id = 'sql';
 SELECT column_name, value FROM cfstore.get_slice('twissandra', 'timeline', 'sql');
 UPDATE twissandra.timeline SET user_id = 'x' WHERE user_id = 'sql';
+-- a join meeting the row three times changes it once, as the first match says
+WITH u AS (UPDATE twissandra.timeline t SET likes = v.n FROM (VALUES (7), (8), (9)) v(n)
+             WHERE t.user_id = 'sql' RETURNING t.likes)
+SELECT count(*), min(likes) FROM u;
+SELECT cfstore.cql($$SELECT likes FROM timeline WHERE user_id = 'sql'$$, 'twissandra');
 -- DELETE removes the row: every cell under its clustering values
 DELETE FROM twissandra.timeline WHERE user_id = 'sql';
 SELECT column_name, value FROM cfstore.get_slice('twissandra', 'timeline', 'sql');

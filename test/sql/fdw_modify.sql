@@ -379,6 +379,28 @@ SELECT * FROM fdwmod.std;
 SELECT cfstore.verify('FdwMod', 'Std');
 
 -- ---------------------------------------------------------------------------
+-- 12b. A join that meets a row several times changes it once, as the first
+--      match says, and counts it once (as PostgreSQL does for its tables)
+-- ---------------------------------------------------------------------------
+INSERT INTO fdwmod.std (key, column_name, value, writetime) VALUES ('j', 'a', 'old', 1), ('j', 'b', 'old', 1);
+CREATE TEMP TABLE matches (n int, v text);
+INSERT INTO matches VALUES (1, 'first'), (2, 'second'), (3, 'third');
+WITH u AS (UPDATE fdwmod.std s SET value = m.v, writetime = 10 + m.n
+             FROM (SELECT * FROM matches ORDER BY n) m WHERE s.key = 'j' RETURNING s.column_name)
+SELECT count(*) FROM u;
+SELECT column_name, value, writetime FROM cfstore.get_slice('FdwMod', 'Std', 'j');
+WITH d AS (DELETE FROM fdwmod.std s USING matches m WHERE s.key = 'j' RETURNING s.column_name)
+SELECT count(*) FROM d;
+INSERT INTO fdwmod.cnt VALUES ('jc', 'hits', 1);
+UPDATE fdwmod.cnt c SET value = c.value + m.n FROM matches m WHERE c.key = 'jc';
+SELECT value FROM cfstore.get('FdwMod', 'Cnt', 'jc', 'hits');
+-- a statement of the one table is not tracked (each row comes once)
+UPDATE fdwmod.cnt SET value = value + 1 WHERE key = 'jc';
+SELECT value FROM cfstore.get('FdwMod', 'Cnt', 'jc', 'hits');
+DELETE FROM fdwmod.cnt WHERE key = 'jc';
+DROP TABLE matches;
+
+-- ---------------------------------------------------------------------------
 -- 13. Privileges: the foreign table's (checked by the executor) and the
 --     storage relation's, as the function API checks them: INSERT to
 --     write, DELETE to write tombstones, TRUNCATE to truncate
