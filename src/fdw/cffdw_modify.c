@@ -266,6 +266,16 @@ open_storage(CfFdwModifyState *st)
 	st->rel = cfStorageOpen(st->t->storage_relid, RowExclusiveLock);
 }
 
+/* Whether two byte strings (or NULLs) are equal. */
+static bool
+bytes_equal(const bytea *a, const bytea *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return VARSIZE_ANY_EXHDR(a) == VARSIZE_ANY_EXHDR(b) &&
+		memcmp(VARDATA_ANY(a), VARDATA_ANY(b), VARSIZE_ANY_EXHDR(a)) == 0;
+}
+
 /* dynahash's hash of a CfRowId: of the identity's bytes. */
 static uint32
 rowid_hash(const void *key, Size keysize)
@@ -280,12 +290,8 @@ rowid_hash(const void *key, Size keysize)
 static int
 rowid_match(const void *a, const void *b, Size keysize)
 {
-	const bytea *x = ((const CfRowId *) a)->id;
-	const bytea *y = ((const CfRowId *) b)->id;
-
 	(void) keysize;
-	return VARSIZE_ANY_EXHDR(x) == VARSIZE_ANY_EXHDR(y) &&
-		memcmp(VARDATA_ANY(x), VARDATA_ANY(y), VARSIZE_ANY_EXHDR(x)) == 0 ? 0 : 1;
+	return bytes_equal(((const CfRowId *) a)->id, ((const CfRowId *) b)->id) ? 0 : 1;
 }
 
 /* The attnum of a junk column of the subplan's output, or an error. */
@@ -631,16 +637,6 @@ old_address(CfFdwModifyState *st, EState *estate, const Datum *values, const boo
 			*a = cand;
 		}
 	}
-}
-
-/* Whether two byte strings (or NULLs) are equal. */
-static bool
-bytes_equal(const bytea *a, const bytea *b)
-{
-	if (a == NULL || b == NULL)
-		return a == b;
-	return VARSIZE_ANY_EXHDR(a) == VARSIZE_ANY_EXHDR(b) &&
-		memcmp(VARDATA_ANY(a), VARDATA_ANY(b), VARSIZE_ANY_EXHDR(a)) == 0;
 }
 
 /* Whether two addresses are the same cell. */
