@@ -27,6 +27,7 @@ OBJS = \
 	src/storage/cfvisibility.o \
 	src/storage/cfwalk.o \
 	src/storage/cfreconcile.o \
+	src/storage/cfrangedel.o \
 	src/storage/cfslice.o \
 	src/storage/cfwrite.o \
 	src/storage/cfvacuum.o \

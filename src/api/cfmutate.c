@@ -24,6 +24,7 @@ PG_FUNCTION_INFO_V1(cfstore_insert);
 PG_FUNCTION_INFO_V1(cfstore_remove);
 PG_FUNCTION_INFO_V1(cfstore_add);
 PG_FUNCTION_INFO_V1(cfstore_remove_counter);
+PG_FUNCTION_INFO_V1(cfstore_remove_range);
 
 /* Fill the key, super column and name of a write from "any" arguments. */
 static void
@@ -187,6 +188,41 @@ cfstore_remove_counter(PG_FUNCTION_ARGS)
 	memset(&w, 0, sizeof(w));
 	w.kind = CF_WRITE_TOMBSTONE;
 	write_target(&w, fcinfo, t.cf, 2, 3, 4);
+	cfWriteCell(t.rel, &w);
+	cfTargetClose(&t);
+	PG_RETURN_VOID();
+}
+
+/*
+ * _remove_range(keyspace, column_family, key, start, finish, writetime):
+ * one range tombstone over the row's columns in [start, finish] under the
+ * comparator (NULL or empty: the row's beginning, its end), at writetime
+ * (default now): what cql() and the foreign tables write for the deletion
+ * of CQL rows, and batch_mutate for a slice_range deletion (cfrangedel.c).
+ */
+Datum
+cfstore_remove_range(PG_FUNCTION_ARGS)
+{
+	CfTarget	t;
+	CfWrite		w;
+	bytea	   *start;
+	bytea	   *finish;
+
+	cfTargetOpen(&t, fcinfo, ACL_DELETE);
+	memset(&w, 0, sizeof(w));
+	w.kind = CF_WRITE_RANGE_TOMBSTONE;
+	write_target(&w, fcinfo, t.cf, 2, -1, -1);
+	start = cfArgBytes(fcinfo, 3, t.cf->comparator, "start");
+	finish = cfArgBytes(fcinfo, 4, t.cf->comparator, "finish");
+	w.name = start ? (const uint8 *) VARDATA_ANY(start) : (const uint8 *) "";
+	w.namelen = start ? VARSIZE_ANY_EXHDR(start) : 0;
+	w.value = finish ? (const uint8 *) VARDATA_ANY(finish) : (const uint8 *) "";
+	w.valuelen = finish ? VARSIZE_ANY_EXHDR(finish) : 0;
+	if (!cfArgIsNull(fcinfo, 5))
+	{
+		w.writetime = PG_GETARG_INT64(5);
+		w.has_writetime = true;
+	}
 	cfWriteCell(t.rel, &w);
 	cfTargetClose(&t);
 	PG_RETURN_VOID();

@@ -566,15 +566,17 @@ cfstore_remote_write_batch(PG_FUNCTION_ARGS)
 		const uint8 *cfname = batch_bytes(&msg, 2, &cflen);
 		BatchTarget *t = batch_target(&targets, (const char *) ks, kslen, (const char *) cfname, cflen);
 
-		if (kind < CF_WRITE_COLUMN || kind > CF_WRITE_TOMBSTONE)
+		bool		deletion = kind == CF_WRITE_TOMBSTONE || kind == CF_WRITE_RANGE_TOMBSTONE;
+
+		if (kind < CF_WRITE_COLUMN || kind > CF_WRITE_RANGE_TOMBSTONE)
 			elog(ERROR, "invalid kind %d in a remote write batch", kind);
-		if (kind == CF_WRITE_TOMBSTONE ? !t->delete_checked : !t->insert_checked)
+		if (deletion ? !t->delete_checked : !t->insert_checked)
 		{
-			AclMode		mode = kind == CF_WRITE_TOMBSTONE ? ACL_DELETE : ACL_INSERT;
+			AclMode		mode = deletion ? ACL_DELETE : ACL_INSERT;
 
 			if (pg_class_aclcheck(RelationGetRelid(t->rel), GetUserId(), mode) != ACLCHECK_OK)
 				cfPermissionDenied(t->cf, mode);
-			if (kind == CF_WRITE_TOMBSTONE)
+			if (deletion)
 				t->delete_checked = true;
 			else
 				t->insert_checked = true;

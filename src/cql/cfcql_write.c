@@ -15,13 +15,10 @@
  * In a compact table the row is one cell, named by the clustering values,
  * holding the value column; in a static column family each column is the
  * cell of that name.  DELETE of columns writes a tombstone per cell (the
- * marker stays, so the row shows with nulls).  DELETE of a whole row
- * writes a tombstone for its marker, for each column of the table and for
- * any other cell it has: what Cassandra's range tombstone over the row
- * does.  DELETE of the rows under a partial clustering prefix writes a
- * tombstone for each cell they have (cfstore has no range tombstones, so a
- * cell written later under that prefix with an older timestamp is not
- * shadowed, as it would be in Cassandra; doc/cql.md).  DELETE of a whole
+ * marker stays, so the row shows with nulls).  DELETE of a whole row, or
+ * of the rows under a partial clustering prefix, writes one range
+ * tombstone over the prefix, as Cassandra 1.2 does (src/storage/cfrangedel.c;
+ * a counter table a tombstone per live counter).  DELETE of a whole
  * partition is a row tombstone.  Counters are incremented with add().
  *
  *-------------------------------------------------------------------------
@@ -173,9 +170,11 @@ delete_cell(CqlWriteCtx *w, bytea *key, bytea *name)
 }
 
 /*
- * Tombstones for every live cell whose name starts with the clustering
- * prefix (and for the row marker of a full prefix): the deletion of a CQL
- * row, or of the rows under a partial prefix.
+ * The deletion of a CQL row, or of the rows under a partial clustering
+ * prefix: as Cassandra 1.2, one range tombstone over every name that
+ * starts with the prefix (so a write under the prefix older than the
+ * DELETE stays deleted).  A counter table, whose column family holds
+ * counters only, gets a tombstone for each of its live counters there.
  */
 static void
 delete_prefix(CqlWriteCtx *w, bytea *key, bytea **clust, int nclust)
@@ -202,21 +201,8 @@ delete_prefix(CqlWriteCtx *w, bytea *key, bytea **clust, int nclust)
 	cfCqlCallVoid(w->t->cf->is_counter
 				  ? "SELECT cfstore.remove_counter($1, $2, $3, s.column_name) "
 				  "FROM cfstore.get_slice($1, $2, $3, $4, $5, false, 2147483647) s"
-				  : "SELECT cfstore.remove($1, $2, $3, s.column_name, writetime => $6) "
-				  "FROM cfstore.get_slice($1, $2, $3, $4, $5, false, 2147483647) s",
+				  : "SELECT cfstore._remove_range($1, $2, $3, $4, $5, $6)",
 				  6, types, values, NULL);
-	/*
-	 * A whole row: also a tombstone for its marker and for every column of
-	 * the table, present or not, so that, as under Cassandra's range
-	 * tombstone, a write of the row older than the DELETE stays deleted.
-	 */
-	if (nclust == w->t->nclustering && !w->t->compact && !w->t->cf->is_counter)
-	{
-		delete_cell(w, key, cell_name(w->t, clust, nclust, NULL));
-		for (int i = 0; i < w->t->ncolumns; i++)
-			if (w->t->columns[i].kind == CQL_COL_REGULAR)
-				delete_cell(w, key, cell_name(w->t, clust, nclust, w->t->columns[i].cell_name));
-	}
 }
 
 /* A partition key part's value: not null, and the key not empty. */

@@ -908,9 +908,10 @@ cql_write_row(CfFdwModifyState *st, const Datum *values, const bool *nulls, cons
 }
 
 /*
- * Delete a CQL row: a tombstone for each of its live cells (a sparse row:
- * those under its clustering prefix, marker included; a static row: the
- * row key's; a compact row: its cell).
+ * Delete a CQL row as cql() does: a sparse row, one range tombstone over
+ * its clustering prefix (a counter table's, a tombstone for each of its
+ * live counters); a static row, a row tombstone; a compact row, a
+ * tombstone for its cell.
  */
 static void
 cql_delete_row(CfFdwModifyState *st, EState *estate, const Datum *values, const bool *nulls)
@@ -931,6 +932,20 @@ cql_delete_row(CfFdwModifyState *st, EState *estate, const Datum *values, const 
 	{
 		a.name = cql_cell_name(t, &prefix, NULL);
 		write_cell(st, &a, CF_WRITE_TOMBSTONE, NULL, now, true, 0, false);
+		return;
+	}
+	if (!t->cf->is_counter)
+	{
+		/* one range tombstone over the row's prefix, as cql() writes (cfcql_write.c) */
+		StringInfoData hi;
+
+		initStringInfo(&hi);
+		appendBinaryStringInfo(&hi, prefix.data, prefix.len);
+		if (hi.len > 0)
+			hi.data[hi.len - 1] = 1;	/* after every name under the prefix */
+		a.name = cfMakeBytea(prefix.data, prefix.len);
+		write_cell(st, &a, prefix.len > 0 ? CF_WRITE_RANGE_TOMBSTONE : CF_WRITE_TOMBSTONE,
+				   cfMakeBytea(hi.data, hi.len), now, true, 0, false);
 		return;
 	}
 	{
@@ -954,22 +969,6 @@ cql_delete_row(CfFdwModifyState *st, EState *estate, const Datum *values, const 
 		while (cfSliceNext(slice, &c))		/* (a name is valid until the next call) */
 			names = lappend(names, cfMakeBytea(VARDATA_ANY(c.name), VARSIZE_ANY_EXHDR(c.name)));
 		cfSliceEnd(slice);
-		/* the marker and every column, present or not (as cfcql_write.c does) */
-		if (!t->cf->is_counter)
-		{
-			CfCqlTable *ct = cfCqlTable(t->cf->keyspace, t->cf->name);
-
-			names = lappend(names, cql_cell_name(t, &prefix, NULL));
-			for (int i = 0; i < ct->ncolumns; i++)
-				if (ct->columns[i].kind == CQL_COL_REGULAR)
-				{
-					CfFdwColumn col;
-
-					memset(&col, 0, sizeof(col));
-					col.cell_name = ct->columns[i].cell_name;
-					names = lappend(names, cql_cell_name(t, &prefix, &col));
-				}
-		}
 		foreach(lc, names)
 		{
 			a.name = lfirst(lc);

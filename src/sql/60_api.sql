@@ -27,6 +27,13 @@ RETURNS void AS 'MODULE_PATHNAME', 'cfstore_remove_counter' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION cfstore.remove_counter(text, text, "any", "any", "any") IS
   'Delete a counter column, a counter super column or a whole counter row';
 
+-- One range tombstone: the deletion of the row's columns in [start, finish]
+-- (NULL or empty: the row's beginning or end), for cql(), the foreign
+-- tables and batch_mutate (src/storage/cfrangedel.c).
+CREATE FUNCTION cfstore._remove_range(keyspace text, column_family text, key "any",
+    start "any", finish "any", writetime bigint DEFAULT NULL)
+RETURNS void AS 'MODULE_PATHNAME', 'cfstore_remove_range' LANGUAGE C VOLATILE;
+
 CREATE FUNCTION cfstore.get(keyspace text, column_family text, key "any",
     column_name "any" DEFAULT NULL, super_column "any" DEFAULT NULL)
 RETURNS SETOF cfstore.cell AS 'MODULE_PATHNAME', 'cfstore_get' LANGUAGE C STABLE;

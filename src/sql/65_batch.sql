@@ -9,13 +9,15 @@
 -- "supercolumn parameter is not optional ...", not insert's "missing
 -- mandatory super column name ...", and so on).  A deletion whose
 -- predicate has a slice_range follows Cassandra 2.0: it deletes the
--- inclusive range.  It is carried out as a tombstone, at the deletion's
--- timestamp, for each live column (or, in a Super column family without
--- super_column, each live super column) that get_slice finds in the range
--- (count is ignored; reversed reads the bounds in traversal order), after
--- every other mutation of the batch, so that the order of a batch does not
--- matter.  Unlike Cassandra's range tombstone it does not hide a column
--- written into the range later with an older timestamp.
+-- inclusive range (count is ignored; reversed reads the bounds in
+-- traversal order), after every other mutation of the batch, so that the
+-- order of a batch does not matter.  In a standard column family it is
+-- Cassandra 2.0's range tombstone at the deletion's timestamp, which also
+-- hides a column written into the range later with an older timestamp.
+-- Super column families and counters have no range tombstones: there it
+-- is a tombstone for each live column (or, in a Super column family
+-- without super_column, each live super column) that get_slice finds in
+-- the range.
 --
 -- All or nothing: the batch is one SQL statement, so an error anywhere
 -- rolls back every mutation already applied.
@@ -331,8 +333,9 @@ BEGIN
   RETURN NULL;
 END $$;
 
--- Carry out a slice-rng deletion that _batch_mutation returned: a
--- tombstone for each live column, or super column, in the rng.
+-- Carry out a slice-range deletion that _batch_mutation returned: in a
+-- standard column family one range tombstone; else a tombstone for each
+-- live column, or super column, in the range.
 CREATE FUNCTION cfstore._batch_delete_range(ks text, d jsonb) RETURNS void
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp AS $$
@@ -353,6 +356,12 @@ BEGIN
         PERFORM cfstore.remove(ks, cf, rowkey, super_column => name, writetime => ts);
       END IF;
     END LOOP;
+  ELSIF sc IS NULL AND NOT (d ->> 'counter')::boolean THEN
+    -- a standard column family: one range tombstone, as Cassandra 2.0 writes
+    PERFORM cfstore._remove_range(ks, cf, rowkey,
+                                  nullif(CASE WHEN (d ->> 'reversed')::boolean THEN d ->> 'finish' ELSE d ->> 'start' END, ''),
+                                  nullif(CASE WHEN (d ->> 'reversed')::boolean THEN d ->> 'start' ELSE d ->> 'finish' END, ''),
+                                  ts);
   ELSE
     FOR name IN SELECT s.column_name
                   FROM cfstore.get_slice(ks, cf, rowkey, d ->> 'start', d ->> 'finish',

@@ -31,6 +31,8 @@ BEGIN
                 -- cql()'s and cli()'s reads: the encodings of a slice and the row keys,
                 -- with the caller's privileges checked on the column family (src/api/cfremote.c)
                 '_read_slice', '_read_row_keys',
+                -- the deletion of a range of columns (DELETE privilege checked, src/api/cfmutate.c)
+                '_remove_range',
                 -- conversions of values (tests)
                 '_arg_bytes', '_arg_bytes_array')
   LOOP

@@ -156,18 +156,25 @@ index_put(const CfColumnDef *def, CommandId cid, const uint8 *value, int valuele
 
 /*
  * Keep one indexed column's entries in step with a deletion at deltime of
- * the cell w names (or, for a row deletion, of the column named def).  A
- * row deletion leaves the entries of a CQL3 table's column, which stand
- * for many cells of the row: they are hints, checked by every read.
+ * the cell w names (or, for a row or range deletion, of the column named
+ * def).  A row or range deletion leaves the entries of a CQL3 table's
+ * column, which stand for many cells of the row: they are hints, checked
+ * by every read.
  */
 static void
 index_delete(Relation rel, const CfColumnDef *def, const CfWrite *w, int64 deltime)
 {
 	CfCurrent	cur;
-	const uint8 *name = w->namelen > 0 ? w->name : (const uint8 *) VARDATA_ANY(def->name);
-	int			namelen = w->namelen > 0 ? w->namelen : (int) VARSIZE_ANY_EXHDR(def->name);
+	bool		whole = w->namelen == 0 || w->kind == CF_WRITE_RANGE_TOMBSTONE;
+	const uint8 *name = whole ? (const uint8 *) VARDATA_ANY(def->name) : w->name;
+	int			namelen = whole ? (int) VARSIZE_ANY_EXHDR(def->name) : w->namelen;
 
-	if (w->namelen == 0 && def->component >= 0)
+	if (whole && def->component >= 0)
+		return;
+	/* a range deletion: the column's entries if the range holds its name */
+	if (w->kind == CF_WRITE_RANGE_TOMBSTONE &&
+		((w->namelen > 0 && cfTypeCompare(w->cf->comparator, name, namelen, w->name, w->namelen) < 0) ||
+		 (w->valuelen > 0 && cfTypeCompare(w->cf->comparator, name, namelen, w->value, w->valuelen) > 0)))
 		return;
 	read_current(rel, w->key, w->keylen, name, namelen, &cur);
 	/* deletion wins ties (§5) */
@@ -187,9 +194,9 @@ cfIndexWrite(Relation rel, const CfWrite *w, const CfCell *cell)
 	const CfColumnFamily *cf = w->cf;
 
 	Assert(cf->nindexes > 0 && !cf->is_super && !cf->is_counter);
-	if (w->kind == CF_WRITE_TOMBSTONE && w->namelen == 0)
+	if ((w->kind == CF_WRITE_TOMBSTONE && w->namelen == 0) || w->kind == CF_WRITE_RANGE_TOMBSTONE)
 	{
-		/* a row deletion covers every indexed column */
+		/* a row deletion covers every indexed column, a range deletion those in its range */
 		for (int i = 0; i < cf->ncolumns; i++)
 			if (cf->columns[i].index_id != 0)
 				index_delete(rel, &cf->columns[i], w, cell->writetime);

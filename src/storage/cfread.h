@@ -210,6 +210,7 @@ struct CfSliceState
 	bool		markers_known;	/* row_del / sc_del resolved before the walk */
 	bool		row_markers_known;
 	bool		sc_markers_known;
+	CfRangeDels ranges;			/* the row's visible range tombstones (cfrangedel.c) */
 
 	/*
 	 * The column being reduced.  Its name, value and counter increments live

@@ -15,7 +15,10 @@
  * page's low key shows they are on it (usually without decoding a run: the
  * container's first run shows whether it starts with one), else from the
  * pages before it, reached by left-links while the landing page stays
- * pinned (a descent when the row is long).
+ * pinned (a descent when the row is long).  A row's range tombstones are
+ * versions of its tombstone column (cfrangedel.c), gathered with them; a
+ * column is deleted at the newest deletion of its row, its super column,
+ * or a range holding its name (container_deletion).
  *
  * Memory: a slice has its own context with a child for the page being
  * read, which holds its decoded runs and the results it produced until the
@@ -298,11 +301,18 @@ cell_visible(CfSliceState *s, CfCell *cell, Buffer buf)
 	return cfCellVisible(cell, cell->flagsp, buf, s->snapshot);
 }
 
-/* The deletion time that applies to columns of the current container. */
+/*
+ * The deletion time that applies to the column name of the current
+ * container: its row's or super column's, or a newer range tombstone's.
+ */
 static inline int64
-container_deletion(CfSliceState *s)
+container_deletion(CfSliceState *s, const uint8 *name, int len)
 {
-	return Max(s->row_del, s->sc_del);
+	int64		del = Max(s->row_del, s->sc_del);
+
+	if (unlikely(s->ranges.n > 0))
+		del = cfRangeDelsAt(&s->ranges, s->info->order.namecmp, name, len, del);
+	return del;
 }
 
 /* Finish the column being reduced: emit it if live (not in CF_READ_SUPERS). */
@@ -342,7 +352,10 @@ cfColumnFinish(CfSliceState *s)
 		CfOutCell	out;
 		MemoryContext old = MemoryContextSwitchTo(s->pagecxt);
 
-		if (column_resolve(s, &s->col, container_deletion(s), &out))
+		if (column_resolve(s, &s->col,
+						   container_deletion(s, (const uint8 *) VARDATA(s->col.name),
+											  VARSIZE(s->col.name) - VARHDRSZ),
+						   &out))
 		{
 			*queue_push(s) = out;
 			s->items++;
@@ -389,7 +402,7 @@ lone_finish(CfSliceState *s, CfCell *cell, Buffer buf)
 	if (!cell_visible(s, cell, buf) ||
 		(cell->flags & CF_CELL_TOMBSTONE) != 0 ||
 		(expiring && s->now >= (int64) cell->expires_at) ||
-		cell->writetime <= container_deletion(s))
+		cell->writetime <= container_deletion(s, cell->name, cell->namelen))
 		return;
 	old = MemoryContextSwitchTo(s->pagecxt);
 	value = cfCellValue(s->rel, cell, &vlen);
@@ -425,7 +438,10 @@ cfGroupFinish(CfSliceState *s)
 	{
 		CfOutCell	out;
 
-		if (column_resolve(s, &s->group[i], container_deletion(s), &out))
+		const CfColumn *g = &s->group[i];
+
+		if (column_resolve(s, g, container_deletion(s, (const uint8 *) VARDATA(g->name),
+													VARSIZE(g->name) - VARHDRSZ), &out))
 		{
 			*queue_push(s) = out;
 			nlive++;
@@ -511,6 +527,7 @@ cfSliceFeed(void *arg, const CfRun *run, CfCell *cell, Buffer buf)
 		MemoryContextSwitchTo(old);
 		s->row_del = CF_NO_DELETION;
 		s->sc_del = CF_NO_DELETION;
+		cfRangeDelsReset(&s->ranges);
 	}
 
 	if (s->mode == CF_READ_SUPERS || (s->mode == CF_READ_SCAN && s->is_super))
@@ -552,7 +569,14 @@ cfSliceFeed(void *arg, const CfRun *run, CfCell *cell, Buffer buf)
 			return CF_FEED_CONTINUE;
 		if (run->sclen == 0)
 		{
-			if (s->mode == CF_READ_SCAN && cell->writetime > s->row_del)
+			if (s->mode != CF_READ_SCAN)
+				;				/* the row's markers were read ahead */
+			else if (cfCellIsRangeDel(cell))
+			{
+				if (!s->is_super)
+					cfRangeDelsAdd(&s->ranges, s->rel, cell);
+			}
+			else if (cell->writetime > s->row_del)
 				s->row_del = cell->writetime;
 		}
 		else if (cell->writetime > s->sc_del)
@@ -625,7 +649,14 @@ marker_feed(void *arg, const CfRun *run, CfCell *cell, Buffer buf)
 		m->ended = true;
 		return CF_FEED_STOP;
 	}
-	if (cell_visible(s, cell, buf) && cell->writetime > m->del)
+	if (!cell_visible(s, cell, buf))
+		return CF_FEED_CONTINUE;
+	if (cfCellIsRangeDel(cell))
+	{
+		if (m->sc == NULL && !s->is_super)
+			cfRangeDelsAdd(&s->ranges, s->rel, cell);
+	}
+	else if (cell->writetime > m->del)
 		m->del = cell->writetime;
 	return CF_FEED_CONTINUE;
 }

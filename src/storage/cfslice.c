@@ -110,6 +110,7 @@ state_create(Relation rel, Snapshot snapshot, CfReadMode mode, bool backward)
 	s->now = unix_now();
 	s->row_del = CF_NO_DELETION;
 	s->sc_del = CF_NO_DELETION;
+	cfRangeDelsInit(&s->ranges, cxt);
 	s->pagecxt = AllocSetContextCreate(cxt, "cfstore page", ALLOCSET_DEFAULT_SIZES);
 	if (mode == CF_READ_SUPERS)
 		s->groupcxt = AllocSetContextCreate(cxt, "cfstore super column", ALLOCSET_DEFAULT_SIZES);

@@ -27,6 +27,7 @@
 
 #include "access/generic_xlog.h"
 #include "access/transam.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
@@ -393,6 +394,49 @@ cfCellValue(Relation rel, const CfCell *cell, int *len)
 	*len = cell->valuelen;
 	return cell->value;
 }
+
+/* ---------------------------------------------------------------------
+ * Range tombstones (cfrangedel.c)
+ * ---------------------------------------------------------------------
+ */
+/*
+ * Whether a container tombstone (empty name) is a range tombstone: its
+ * value is longer than the 4-byte deletion time of a row tombstone.
+ */
+static inline bool
+cfCellIsRangeDel(const CfCell *cell)
+{
+	return cell->namelen == 0 && (cell->flags & CF_CELL_TOMBSTONE) &&
+		(cell->valuelen != 4 || (cell->flags & CF_CELL_LONG_VALUE));
+}
+
+/* One range tombstone: [start, finish] under the comparator; an empty finish is the row's end. */
+typedef struct CfRangeDel
+{
+	const uint8 *start;
+	int			startlen;
+	const uint8 *finish;
+	int			finishlen;
+	int64		writetime;
+} CfRangeDel;
+
+/* The visible range tombstones of one row, kept in a context of their own. */
+typedef struct CfRangeDels
+{
+	CfRangeDel *items;
+	int			n;
+	int			max;
+	MemoryContext cxt;			/* created under parent at the first one */
+	MemoryContext parent;
+} CfRangeDels;
+
+extern void cfRangeDelEncode(StringInfo buf, uint32 deltime, const uint8 *start, int startlen,
+							 const uint8 *finish, int finishlen);
+extern void cfRangeDelDecode(Relation rel, const uint8 *value, int len, CfRangeDel *out);
+extern void cfRangeDelsInit(CfRangeDels *d, MemoryContext parent);
+extern void cfRangeDelsAdd(CfRangeDels *d, Relation rel, const CfCell *cell);
+extern void cfRangeDelsReset(CfRangeDels *d);
+extern int64 cfRangeDelsAt(const CfRangeDels *d, const CfType *cmp, const uint8 *name, int len, int64 floor);
 
 /* ---------------------------------------------------------------------
  * Relations

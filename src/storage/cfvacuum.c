@@ -140,6 +140,7 @@ typedef struct CfVacuum
 	CfPart		name;
 	int64		row_del;		/* newest all-visible row deletion */
 	int64		sc_del;			/* newest all-visible super column deletion */
+	CfRangeDels ranges;			/* the row's all-visible range tombstones */
 	bool		col_won;		/* an all-visible version of the column was met */
 	int64		col_won_ts;
 	int64		col_del;		/* counters: newest all-visible deletion */
@@ -251,14 +252,27 @@ xmin_state(CfVacuum *v, const CfCell *cell)
 	return TransactionIdPrecedes(xmin, v->oldest_xmin) ? CF_XMIN_ALL_VISIBLE : CF_XMIN_RECENT;
 }
 
-/* The local deletion time of a tombstone (its value, big-endian seconds). */
+/*
+ * The local deletion time of a tombstone: its value's first 4 bytes,
+ * big-endian seconds (a range tombstone's value goes on, cfrangedel.c).
+ */
 static int64
-deletion_time(const CfCell *cell)
+deletion_time(CfVacuum *v, const CfCell *cell)
 {
-	if (cell->valuelen != 4 || (cell->flags & CF_CELL_LONG_VALUE))
+	int			len;
+	const uint8 *value;
+
+	if (cfCellIsRangeDel(cell))
+		value = cfCellValue(v->rel, cell, &len);
+	else
+	{
+		value = cell->value;
+		len = (cell->flags & CF_CELL_LONG_VALUE) ? 0 : cell->valuelen;
+	}
+	if (cfCellIsRangeDel(cell) ? len < 4 : len != 4)
 		return 0;
-	return ((int64) cell->value[0] << 24) | ((int64) cell->value[1] << 16) |
-		((int64) cell->value[2] << 8) | (int64) cell->value[3];
+	return ((int64) value[0] << 24) | ((int64) value[1] << 16) |
+		((int64) value[2] << 8) | (int64) value[3];
 }
 
 /*
@@ -322,6 +336,7 @@ enter_run(CfVacuum *v, const CfRun *run)
 	{
 		part_set(v->cxt, &v->key, run->key, run->keylen);
 		v->row_del = CF_NO_DELETION;
+		cfRangeDelsReset(&v->ranges);
 		v->sc.set = false;
 	}
 	if (!part_is(&v->sc, run->sc, run->sclen))
@@ -355,7 +370,7 @@ keep_cell(CfVacuum *v, const CfRun *run, CfCell *cell, CfXminState st, uint8 *de
 {
 	bool		tomb = (cell->flags & CF_CELL_TOMBSTONE) != 0;
 	bool		counter = (cell->flags & CF_CELL_COUNTER) != 0;
-	int64		container_del = Max(v->row_del, v->sc_del);
+	int64		container_del;
 
 	if (st == CF_XMIN_ABORTED)
 		return false;
@@ -367,15 +382,28 @@ keep_cell(CfVacuum *v, const CfRun *run, CfCell *cell, CfXminState st, uint8 *de
 
 		if (st == CF_XMIN_ALL_VISIBLE)
 		{
-			if (row)
+			if (cfCellIsRangeDel(cell))
+			{
+				/* a newer deletion of the whole row shadows it (a row's versions come newest first) */
+				if (cell->writetime <= v->row_del)
+					return false;
+				if (row && !v->info->is_super)
+					cfRangeDelsAdd(&v->ranges, v->rel, cell);
+			}
+			else if (row)
 				v->row_del = Max(v->row_del, cell->writetime);
 			else
 				v->sc_del = Max(v->sc_del, cell->writetime);
-			if (past_grace(v, deletion_time(cell)) && gc_now(v, run, cell, row ? 1 : 2))
+			if (past_grace(v, deletion_time(v, cell)) && gc_now(v, run, cell, row ? 1 : 2))
 				return false;
 		}
 		return true;
 	}
+
+	container_del = Max(v->row_del, v->sc_del);
+	if (v->ranges.n > 0)
+		container_del = cfRangeDelsAt(&v->ranges, v->info->order.namecmp, cell->name, cell->namelen,
+									  container_del);
 
 	/* shadowed by a container's deletion (deletion wins ties) */
 	if (cell->writetime <= container_del)
@@ -389,7 +417,7 @@ keep_cell(CfVacuum *v, const CfRun *run, CfCell *cell, CfXminState st, uint8 *de
 		if (tomb && st == CF_XMIN_ALL_VISIBLE)
 		{
 			v->col_del = cell->writetime;
-			if (past_grace(v, deletion_time(cell)) && gc_now(v, run, cell, 3))
+			if (past_grace(v, deletion_time(v, cell)) && gc_now(v, run, cell, 3))
 				return false;
 		}
 		return true;
@@ -422,7 +450,7 @@ keep_cell(CfVacuum *v, const CfRun *run, CfCell *cell, CfXminState st, uint8 *de
 	{
 		v->col_won = true;
 		v->col_won_ts = cell->writetime;
-		if (tomb && past_grace(v, deletion_time(cell)) && gc_now(v, run, cell, 3))
+		if (tomb && past_grace(v, deletion_time(v, cell)) && gc_now(v, run, cell, 3))
 			return false;
 	}
 	return true;
@@ -843,7 +871,7 @@ remove_deferred(CfVacuum *v, const CfKey *key, MemoryContext cxt)
 
 			cfCellKey(&run, c, &ck);
 			if ((c->flags & CF_CELL_TOMBSTONE) && cfKeyCompare(&v->info->order, &ck, key) == 0 &&
-				xmin_state(v, c) == CF_XMIN_ALL_VISIBLE && past_grace(v, deletion_time(c)))
+				xmin_state(v, c) == CF_XMIN_ALL_VISIBLE && past_grace(v, deletion_time(v, c)))
 			{
 				v->removed++;
 				continue;
@@ -1103,6 +1131,7 @@ cfVacuum(Relation rel, struct VacuumParams *params, BufferAccessStrategy strateg
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "cfstore vacuum", ALLOCSET_DEFAULT_SIZES);
 	pagecxt = AllocSetContextCreate(cxt, "cfstore vacuum page", ALLOCSET_DEFAULT_SIZES);
 	v.cxt = cxt;
+	cfRangeDelsInit(&v.ranges, cxt);
 	old = MemoryContextSwitchTo(cxt);
 	cfBlockSetInit(&v.heads, Max(npages, 8));
 	cfBlockSetInit(&v.tree, npages);

@@ -120,6 +120,29 @@ name_for_message(const CfType *type, const uint8 *name, int len)
 	return cfTypeToString(type, name, len);
 }
 
+/*
+ * Check a range tombstone's shape: a standard column family of values, and
+ * bounds that are valid names (or slice bounds) in order; an empty start
+ * is the row's beginning, an empty finish its end.
+ */
+static void
+range_check(const CfColumnFamily *cf, const CfWrite *w)
+{
+	if (cf->is_super)
+		cfInvalidRequest("range deletions are not supported in super column family %s", cf->name);
+	if (cf->is_counter)
+		cfInvalidRequest("invalid operation for commutative columnfamily %s", cf->name);
+	if (w->namelen > PG_UINT16_MAX || w->valuelen > PG_UINT16_MAX)
+		cfInvalidRequest("range start or finish length must not be greater than 65535");
+	if (w->namelen > 0)
+		cfValidateName(cf->comparator, w->name, w->namelen, false);
+	if (w->valuelen > 0)
+		cfValidateName(cf->comparator, w->value, w->valuelen, false);
+	if (w->namelen > 0 && w->valuelen > 0 &&
+		cfTypeCompare(cf->comparator, w->name, w->namelen, w->value, w->valuelen) > 0)
+		cfInvalidRequest("range finish must come after start in the order of traversal");
+}
+
 /* Write one cell version into the column family's storage relation. */
 void
 cfWriteCell(Relation rel, const CfWrite *w)
@@ -138,13 +161,15 @@ cfWriteCell(Relation rel, const CfWrite *w)
 
 	/* shape and names */
 	cfValidateKey(cf, w->key, w->keylen);
-	if (cf->is_super && !w->has_sc && !(w->kind == CF_WRITE_TOMBSTONE && w->namelen == 0))
+	if (w->kind == CF_WRITE_RANGE_TOMBSTONE)
+		range_check(cf, w);
+	else if (cf->is_super && !w->has_sc && !(w->kind == CF_WRITE_TOMBSTONE && w->namelen == 0))
 		cfInvalidRequest("missing mandatory super column name for super CF %s", cf->name);
 	if (!cf->is_super && w->has_sc)
 		cfInvalidRequest("supercolumn may not be specified for standard CF %s", cf->name);
 	if (w->has_sc)
 		cfValidateName(cf->comparator, w->sc, w->sclen, true);
-	if (w->kind != CF_WRITE_TOMBSTONE || w->namelen > 0)
+	if (w->kind != CF_WRITE_TOMBSTONE ? w->kind != CF_WRITE_RANGE_TOMBSTONE : w->namelen > 0)
 		cfValidateName(namecmp, w->name, w->namelen, false);
 	if (w->kind == CF_WRITE_COLUMN && cf->is_counter)
 		cfInvalidRequest("invalid operation for commutative columnfamily %s", cf->name);
@@ -153,7 +178,7 @@ cfWriteCell(Relation rel, const CfWrite *w)
 
 	memset(&cell, 0, sizeof(cell));
 	cell.name = w->name;
-	cell.namelen = w->namelen;
+	cell.namelen = w->kind == CF_WRITE_RANGE_TOMBSTONE ? 0 : w->namelen;
 	if (!TransactionIdIsValid(w->xmin))
 	{
 		cell.xmin = GetCurrentTransactionId();
@@ -221,6 +246,20 @@ cfWriteCell(Relation rel, const CfWrite *w)
 			cell.writetime = cf->is_counter ? counter_timestamp()
 				: (w->has_writetime ? w->writetime : now_us);
 			break;
+		case CF_WRITE_RANGE_TOMBSTONE:
+			{
+				StringInfoData value;
+
+				/* a version of the row's tombstone column whose value holds the range */
+				initStringInfo(&value);
+				cfRangeDelEncode(&value, now_sec, w->name, w->namelen, w->value, w->valuelen);
+				cell.flags |= CF_CELL_TOMBSTONE;
+				cell.name = (const uint8 *) "";
+				cell.value = (const uint8 *) value.data;
+				cell.valuelen = value.len;
+				cell.writetime = w->has_writetime ? w->writetime : now_us;
+				break;
+			}
 	}
 
 	/* a sharded column family's cells are written on its shard */

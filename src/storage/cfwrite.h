@@ -21,7 +21,9 @@ typedef enum CfWriteKind
 {
 	CF_WRITE_COLUMN,			/* a column (or subcolumn) value */
 	CF_WRITE_COUNTER,			/* a counter increment (value = 8-byte delta) */
-	CF_WRITE_TOMBSTONE			/* a column, super column or row deletion */
+	CF_WRITE_TOMBSTONE,			/* a column, super column or row deletion */
+	CF_WRITE_RANGE_TOMBSTONE	/* the deletion of the row's columns in [name, value]
+								 * (an empty value: to the row's end; cfrangedel.c) */
 } CfWriteKind;
 
 /* One cell version to write; byte strings are the Cassandra encodings. */

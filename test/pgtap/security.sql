@@ -12,7 +12,7 @@
 -- not executable by PUBLIC; storage relations cannot change shape, not
 -- even by their owner.  Every refused attempt is 42501 unless noted.
 BEGIN;
-SELECT plan(119);
+SELECT plan(121);
 
 CREATE ROLE regress_sec_alice;
 CREATE ROLE regress_sec_member IN ROLE regress_sec_alice;
@@ -131,7 +131,7 @@ SELECT is(ARRAY(SELECT DISTINCT p.proname::text COLLATE "C" FROM pg_proc p
                 '_batch_members', '_batch_mutation', '_batch_shape_error', '_batch_text', '_cf_def',
                 '_check_cache_size', '_check_keyspace_exists', '_column_family_info', '_cql_define', '_error',
                 '_foreign_table', '_foreign_table_ddl', '_ks_def', '_read_row_keys', '_read_slice',
-                '_storage_conf_type', '_storage_relation', '_strategy_class', '_thrift_bytes',
+                '_remove_range', '_storage_conf_type', '_storage_relation', '_strategy_class', '_thrift_bytes',
                 '_type_components'],
           'the internal functions PUBLIC may execute');
 SELECT is(ARRAY(SELECT p.proname::text FROM pg_proc p
@@ -153,6 +153,8 @@ SELECT throws_ok($$SELECT * FROM cfstore._read_slice('SecA', 'Std', NULL, 'k1'::
                  '42501', 'permission denied for column family SecA.Std', 'mallory: _read_slice');
 SELECT throws_ok($$SELECT * FROM cfstore._read_row_keys('SecA', 'Std', NULL, true, 10)$$,
                  '42501', 'permission denied for column family SecA.Std', 'mallory: _read_row_keys');
+SELECT throws_ok($$SELECT cfstore._remove_range('SecA', 'Std', 'k1', 'a', 'z')$$,
+                 '42501', 'permission denied for column family SecA.Std', 'mallory: _remove_range');
 SELECT throws_ok($$SELECT cfstore.cql('SELECT * FROM "Std"', 'SecA')$$,
                  '42501', 'permission denied for column family SecA.Std', 'mallory: cql SELECT');
 SELECT throws_ok($$SELECT cfstore.cql($c$SELECT * FROM "Std" WHERE state = ''$c$, 'SecA')$$,
@@ -253,6 +255,8 @@ SELECT is(pg_temp.cells('SecA', 'Std'), 'k1/name=alice,k1/state=UT', 'carol: get
 SELECT is((SELECT count(*)::integer FROM "SecA"."Std"), 2, 'carol: the foreign table');
 SELECT throws_ok($$SELECT cfstore.insert('SecA', 'Std', 'k1', 'name', 'carol')$$, '42501', NULL, 'carol: no insert');
 SELECT throws_ok($$SELECT cfstore.remove('SecA', 'Std', 'k1')$$, '42501', NULL, 'carol: no remove');
+SELECT throws_ok($$SELECT cfstore._remove_range('SecA', 'Std', 'k1', NULL, NULL)$$, '42501', NULL,
+                 'carol: no range deletion');
 SELECT throws_ok($$SELECT * FROM cfstore.get_slice('SecA', 'Long', 'k1')$$, '42501', NULL, 'carol: nothing of SecA.Long');
 SELECT throws_ok($$SELECT * FROM cfstore.get_slice('SecM', 'Mine', 'k')$$, '42501', NULL, 'carol: nothing of mallory''s');
 SELECT throws_ok($$SELECT cfstore.truncate('SecA', 'Std')$$, '42501', NULL, 'carol: no truncate');

@@ -4,8 +4,9 @@
 -- session) and TAP 010 (the same from several sessions at once).
 
 -- What was written: kind is ins, del (a column or subcolumn), scdel, rowdel,
--- add, or cdel, cscdel and crowdel (a counter column, super column or row
--- removed).  A TTL of 1
+-- rangedel (the columns of a row from name to value, both included: a range
+-- tombstone), add, or cdel, cscdel and crowdel (a counter column, super
+-- column or row removed).  A TTL of 1
 -- stands for a cell that has expired when the model is read (the tests wait
 -- 2 s first); any other TTL for one that has not.  vbytes: the value's
 -- bytes where they are not its UTF-8 text (a LongType value's eight).
@@ -22,7 +23,8 @@ $$;
 
 -- The model's live cells (sc is NULL outside Super column families): per
 -- column the winning version (§4), kept if it is live and above every
--- tombstone of its row and super column (§5, §6).
+-- tombstone of its row and super column and every range tombstone whose
+-- range holds its name (§5, §6).
 CREATE VIEW model_live AS
   WITH v AS (
     SELECT cf, key, sc, name, ts, value, ttl, kind = 'del' OR coalesce(ttl = 1, false) AS dead,
@@ -38,7 +40,10 @@ CREATE VIEW model_live AS
     FROM w
     LEFT JOIN rowdel r ON r.cf = w.cf AND r.key = w.key
     LEFT JOIN scdel d ON d.cf = w.cf AND d.key = w.key AND d.sc = w.sc
-   WHERE NOT w.dead AND w.ts > coalesce(r.ts, -1) AND w.ts > coalesce(d.ts, -1);
+   WHERE NOT w.dead AND w.ts > coalesce(r.ts, -1) AND w.ts > coalesce(d.ts, -1)
+     AND NOT EXISTS (SELECT FROM model_ops g
+                      WHERE g.kind = 'rangedel' AND g.cf = w.cf AND g.key = w.key AND w.sc IS NULL
+                        AND w.name BETWEEN g.name AND g.value AND g.ts >= w.ts);
 
 -- The model's counters (§7): the sum of the increments after the last
 -- removal of the column, its super column or its row (in one session, the

@@ -1,0 +1,106 @@
+-- Range tombstones (src/storage/cfrangedel.c): the deletion, at one
+-- timestamp, of every column of a row in [start, finish].  cql() writes
+-- one for the deletion of CQL rows, the foreign table for DELETE of a
+-- CQL row, batch_mutate for a slice_range deletion in a standard column
+-- family.  Unlike a tombstone per existing cell, it also hides what is
+-- written into the range later with an older timestamp.
+\set VERBOSITY terse
+SET search_path = public, cfstore;
+\i test/sql/include/autovacuum_quiet.sql
+
+SELECT cfstore.cql($$CREATE KEYSPACE rt WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}$$);
+SELECT cfstore.cql('CREATE TABLE t (p text, a int, b int, v text, PRIMARY KEY (p, a, b))', 'rt');
+SELECT cfstore.cql(format($$INSERT INTO t (p, a, b, v) VALUES ('x', %s, %s, 'v%s.%s') USING TIMESTAMP 10$$, a, b, a, b), 'rt')
+  FROM generate_series(1, 3) a, generate_series(1, 3) b;
+
+-- 1. CQL: the rows under a partial prefix, then a whole row; one cell each
+SELECT cfstore.cql($$DELETE FROM t USING TIMESTAMP 20 WHERE p = 'x' AND a = 2$$, 'rt');
+SELECT cfstore.cql($$DELETE FROM t USING TIMESTAMP 20 WHERE p = 'x' AND a = 3 AND b = 1$$, 'rt');
+SELECT tombstones FROM cfstore.stats('rt', 't');
+-- written later, under the deleted prefixes: older stays deleted, newer shows
+SELECT cfstore.cql($$INSERT INTO t (p, a, b, v) VALUES ('x', 2, 7, 'older') USING TIMESTAMP 15$$, 'rt');
+SELECT cfstore.cql($$INSERT INTO t (p, a, b, v) VALUES ('x', 2, 8, 'tie') USING TIMESTAMP 20$$, 'rt');
+SELECT cfstore.cql($$INSERT INTO t (p, a, b, v) VALUES ('x', 2, 9, 'newer') USING TIMESTAMP 25$$, 'rt');
+SELECT cfstore.cql($$UPDATE t USING TIMESTAMP 19 SET v = 'older' WHERE p = 'x' AND a = 3 AND b = 1$$, 'rt');
+SELECT cfstore.cql($$INSERT INTO t (p, a, b, v) VALUES ('x', 3, 2, 'beside') USING TIMESTAMP 5$$, 'rt');
+SELECT * FROM cfstore.cql($$SELECT a, b, v FROM t WHERE p = 'x'$$, 'rt');
+-- every way of reading agrees: backwards, from inside a deleted range, the foreign table, a scan
+SELECT * FROM cfstore.cql($$SELECT a, b, v FROM t WHERE p = 'x' ORDER BY a DESC$$, 'rt');
+SELECT * FROM cfstore.cql($$SELECT a, b, v FROM t WHERE p = 'x' AND a = 2 AND b > 3$$, 'rt');
+SELECT column_name, value FROM cfstore.get_slice('rt', 't', 'x', '2:5'::text, NULL::text, false, 100);
+SELECT column_name, value FROM cfstore.get_slice('rt', 't', 'x', '2:9'::text, NULL::text, true, 100);
+SELECT a, b, v FROM rt.t WHERE p = 'x' ORDER BY a DESC, b DESC;
+SELECT key, column_name, value FROM cfstore.get_range_slices('rt', 't', count => 100);
+SELECT cfstore._storage_relation('rt', 't') AS t_rel \gset
+SELECT count(*) FROM :t_rel;
+
+-- 2. the foreign table: DELETE of a CQL row writes what cql() writes
+DELETE FROM rt.t WHERE p = 'x' AND a = 1 AND b = 2;
+SELECT tombstones FROM cfstore.stats('rt', 't');
+SELECT cfstore.cql($$INSERT INTO t (p, a, b, v) VALUES ('x', 1, 2, 'older') USING TIMESTAMP 11$$, 'rt');
+SELECT a, b, v FROM rt.t WHERE p = 'x' AND a = 1;
+
+-- 3. batch_mutate: a slice_range deletion in a standard column family
+SELECT cfstore.create_column_family('rt', 'Std', comparator => 'UTF8Type', key_validation_class => 'UTF8Type',
+                                    default_validation_class => 'UTF8Type', gc_grace_seconds => 0);
+SELECT cfstore.insert('rt', 'Std', 'k', c, 'v', writetime => 10) FROM unnest(ARRAY['a', 'c', 'e', 'g']) c;
+SELECT cfstore.batch_mutate('rt', '{"k": {"Std": [
+    {"deletion": {"timestamp": 20, "predicate": {"slice_range": {"start": "f", "finish": "b", "reversed": true}}}}]}}');
+SELECT cfstore.insert('rt', 'Std', 'k', 'd', 'older', writetime => 19);
+SELECT cfstore.insert('rt', 'Std', 'k', 'b', 'newer', writetime => 21);
+SELECT column_name, value, writetime FROM cfstore.get_slice('rt', 'Std', 'k');
+SELECT cfstore.get_count('rt', 'Std', 'k');
+-- an open range: from "f" to the row's end
+SELECT cfstore.batch_mutate('rt', '{"k": {"Std": [
+    {"deletion": {"timestamp": 30, "predicate": {"slice_range": {"start": "f", "finish": ""}}}}]}}');
+SELECT cfstore.insert('rt', 'Std', 'k', 'zzz', 'older', writetime => 29);
+SELECT column_name, value FROM cfstore.get_slice('rt', 'Std', 'k');
+
+-- 4. VACUUM: what an all-visible range tombstone hides goes, and the
+-- tombstone too once past gc_grace_seconds (0 here)
+SELECT autovacuum_quiet();
+SELECT cell_versions, live_cells, tombstones FROM cfstore.stats('rt', 'Std');
+SELECT pg_sleep(1.1);			-- the tombstones' local deletion second is past
+SELECT cfstore._storage_relation('rt', 'Std') AS std_rel \gset
+VACUUM :std_rel;
+SELECT cell_versions, live_cells, tombstones FROM cfstore.stats('rt', 'Std');
+SELECT column_name, value FROM cfstore.get_slice('rt', 'Std', 'k');
+SELECT cfstore.verify('rt', 'Std');
+
+-- 5. a row over many pages: the range tombstone, at the row's head, is
+-- read ahead by a slice that lands pages later, forwards and backwards
+SELECT cfstore.create_column_family('rt', 'Long', comparator => 'LongType', key_validation_class => 'UTF8Type',
+                                    default_validation_class => 'UTF8Type');
+SELECT count(cfstore.insert('rt', 'Long', 'k', n, repeat('v', 60) || n, writetime => 10))
+  FROM generate_series(1, 3000) n;
+SELECT leaf_pages > 20 AS long_row FROM cfstore.stats('rt', 'Long');
+SELECT cfstore._remove_range('rt', 'Long', 'k', 2900, 2950, 20);
+SELECT cfstore.insert('rt', 'Long', 'k', 2925, 'older', writetime => 15);
+SELECT cfstore.insert('rt', 'Long', 'k', 2926, 'newer', writetime => 25);
+SELECT string_agg(column_name, ' ')
+  FROM cfstore.get_slice('rt', 'Long', 'k', 2895, 2960, false, 100);
+SELECT string_agg(column_name, ' ')
+  FROM cfstore.get_slice('rt', 'Long', 'k', 2955, NULL::bigint, true, 10);
+SELECT cfstore.get_count('rt', 'Long', 'k');
+-- bounds longer than a page's inline value (stored out of line)
+SELECT cfstore.create_column_family('rt', 'Wide', comparator => 'UTF8Type', key_validation_class => 'UTF8Type',
+                                    default_validation_class => 'UTF8Type', gc_grace_seconds => 0);
+SELECT cfstore.insert('rt', 'Wide', 'k', repeat('m', 3000) || n, 'v', writetime => 10) FROM generate_series(1, 3) n;
+SELECT cfstore.insert('rt', 'Wide', 'k', 'z', 'v', writetime => 10);
+SELECT cfstore._remove_range('rt', 'Wide', 'k', repeat('m', 3000), repeat('m', 3000) || '2', 20);
+SELECT left(column_name, 3), length(column_name) FROM cfstore.get_slice('rt', 'Wide', 'k');
+SELECT pg_sleep(1.1);
+SELECT cfstore._storage_relation('rt', 'Wide') AS wide_rel \gset
+VACUUM :wide_rel;
+SELECT cell_versions, tombstones FROM cfstore.stats('rt', 'Wide');
+SELECT left(column_name, 3), length(column_name) FROM cfstore.get_slice('rt', 'Wide', 'k');
+
+-- 6. bad input: nothing written
+SELECT cfstore._remove_range('rt', 'Std', 'k', 'b', 'a');
+SELECT cfstore._remove_range('rt', 'Long', 'k', 'x', NULL);
+SELECT cfstore._remove_range('rt', 'Std', NULL, 'a', 'b');
+SELECT cfstore.create_column_family('rt', 'Sup', column_type => 'Super', comparator => 'UTF8Type');
+SELECT cfstore._remove_range('rt', 'Sup', 'k', 'a', 'b');
+SELECT cfstore.create_column_family('rt', 'Cnt', default_validation_class => 'CounterColumnType');
+SELECT cfstore._remove_range('rt', 'Cnt', 'k', 'a', 'b');
+SELECT cfstore.cql('DROP KEYSPACE rt');
