@@ -357,7 +357,8 @@ cfstore_foreign_table_reshape(PG_FUNCTION_ARGS)
  * _foreign_table_alter(cf_id): after update_column_family, give the key
  * and value columns of the canonical foreign table the types the column
  * family's validators now map to (as the caller of the running DDL
- * function, who owns the keyspace).
+ * function, who owns the keyspace; a sharded table as the owner of its
+ * partitions).
  */
 Datum
 cfstore_foreign_table_alter(PG_FUNCTION_ARGS)
@@ -389,8 +390,10 @@ cfstore_foreign_table_alter(PG_FUNCTION_ARGS)
 		appendStringInfo(&buf, "%s ALTER COLUMN %s TYPE %s", buf.len == 0 ? "" : ",",
 						 quote_identifier(cols[i]), type_ddl(types[i]));
 	}
+	/* a sharded table's partitions are the extension's (cfshard_table.c): it alters them */
 	if (buf.len > 0)
-		cfFdwRunAs(cfDdlCaller(), psprintf("ALTER %s %s.%s%s",
+		cfFdwRunAs(get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE ? cfShardOwner() : cfDdlCaller(),
+				   psprintf("ALTER %s %s.%s%s",
 											   get_rel_relkind(relid) == RELKIND_FOREIGN_TABLE ? "FOREIGN TABLE" : "TABLE",
 											   quote_identifier(cf->keyspace),
 											   quote_identifier(cf->name), buf.data));

@@ -47,6 +47,7 @@
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "partitioning/partbounds.h"
 #include "port/pg_bswap.h"
@@ -778,6 +779,9 @@ shard_write_cell(Relation rel pg_attribute_unused(), const CfWrite *w)
 	cfShardQueueWrite(cf_partition_server[part], w);
 }
 
+/* cfstore_shard.shard_new_keyspaces (read by create_keyspace's body through current_setting) */
+static bool cf_shard_new_keyspaces = false;
+
 static const CfRemoteStorage shard_storage = {
 	.slice_begin = shard_slice_begin,
 	.scan_begin = shard_scan_begin,
@@ -792,6 +796,15 @@ static const CfRemoteStorage shard_storage = {
 void
 cfShardInit(void)
 {
+	/*
+	 * create_keyspace's body runs as the extension's owner and shards the
+	 * new keyspace when this is on, which only a superuser may decide: a
+	 * value a plain role gave the placeholder before the library loaded is
+	 * refused here (with a warning).
+	 */
+	DefineCustomBoolVariable("cfstore_shard.shard_new_keyspaces",
+							 "On a coordinator, create_keyspace shards each new keyspace over the cluster.",
+							 NULL, &cf_shard_new_keyspaces, false, PGC_SUSET, 0, NULL, NULL, NULL);
 	cf_remote_storage = &shard_storage;
 	cfShardPlanInit();
 }

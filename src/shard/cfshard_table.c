@@ -31,9 +31,13 @@
  * partitioned table on the coordinator: it stops fetching after the first
  * batch (fetch_size rows) that satisfies it.
  *
- * The table and its partitions are owned by the keyspace's owner, like
- * the foreign table they replace; the partitions live in schema
- * cfstore_shard, named cf_<id>_<server>.  Its privileges are the
+ * The table is owned by the keyspace's owner, like the foreign table it
+ * replaces; its partitions, in schema cfstore_shard, named
+ * cf_<id>_<server>, by the extension's owner: they reach the shards
+ * through a user mapping for PUBLIC as the cluster's user, so their
+ * options (the remote schema, table and columns) must stay out of other
+ * hands, and the owner of a foreign table may change them.  PostgreSQL
+ * checks the privileges of a query on the partitioned table alone.  Its privileges are the
  * column family's (cffdw_acl.c keeps them equal to the storage
  * relation's); a query through it reaches the shards as the cluster's
  * user.  create_column_family makes it (cfShardTableCreate, from
@@ -122,7 +126,6 @@ cfShardTableCreate(const CfColumnFamily *cf)
 								   "SERVER %s OPTIONS (schema_name %s, table_name %s)",
 								   part, table, nservers, s, quote_identifier(psprintf("cfstore_shard_%s", servers[s])),
 								   quote_literal_cstr(cf->keyspace), quote_literal_cstr(cf->name)));
-		cfFdwRunAs(owner, psprintf("ALTER FOREIGN TABLE %s OWNER TO %s", part, owner_name));
 	}
 	CommandCounterIncrement();
 	return get_relname_relid(cf->name, get_namespace_oid(cf->keyspace, false));

@@ -270,6 +270,39 @@ like($err, qr/permission denied for table Sup/, 'not even a key lookup, which re
 ($ret, $out, $err) = $co->psql('postgres', qq{SET ROLE reader; SELECT count(*) FROM cfstore_shard.cf_${std}_s1});
 like($err, qr/permission denied for foreign table cf_${std}_s1/, 'nor a partition by itself');
 
+# a keyspace owner who is no superuser uses the sharded table, but its
+# partitions, which reach the shards as the cluster's user, are not theirs:
+# changing their remote table or columns would reach any table there
+$node{$_}->safe_psql('postgres', 'CREATE ROLE ksowner') for qw(shard1 shard2);
+$co->safe_psql('postgres', q{CREATE ROLE ksowner LOGIN; GRANT CREATE ON DATABASE postgres TO ksowner;
+  SET ROLE ksowner; SELECT cfstore.create_keyspace('Owned');
+  SELECT cfstore.create_column_family('Owned', 'T', comparator => 'UTF8Type', key_validation_class => 'UTF8Type',
+                                      default_validation_class => 'UTF8Type');
+  RESET ROLE; SELECT cfstore_shard.shard_keyspace('Owned')});
+my $owned_part = $co->safe_psql('postgres', q{SELECT min(inhrelid::regclass::text) FROM pg_inherits
+  WHERE inhparent = '"Owned"."T"'::regclass});
+is($co->safe_psql('postgres', q{SET ROLE ksowner; SELECT cfstore.insert('Owned', 'T', 'k', 'c', 'v');
+  SELECT count(*) FROM "Owned"."T"; SELECT count(*) FROM cfstore.get_slice('Owned', 'T', 'k')}), "
+1
+1",
+  'the owner of a sharded keyspace writes and reads it');
+is($co->safe_psql('postgres', qq{SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = '$owned_part'::regclass}),
+  'postgres', 'its partitions are the extension owner\'s');
+($ret, $out, $err) = $co->psql('postgres', qq{SET ROLE ksowner;
+  ALTER FOREIGN TABLE $owned_part OPTIONS (SET schema_name 'pg_catalog', SET table_name 'pg_authid')});
+like($err, qr/must be owner of foreign table/, 'the keyspace owner cannot point a partition at another remote table');
+($ret, $out, $err) = $co->psql('postgres', q{SET ROLE ksowner; SET cfstore_shard.shard_new_keyspaces = on;
+  SELECT cfstore.create_keyspace('Sneak'); SELECT cfstore.create_column_family('Sneak', 'T');
+  SELECT relkind FROM pg_class WHERE oid = '"Sneak"."T"'::regclass}, on_error_stop => 0);
+like($out, qr/^f$/m, 'nor shard the keyspaces they create')
+  or diag($err);
+like($err, qr/permission denied to set parameter "cfstore_shard.shard_new_keyspaces"/, 'their setting is refused');
+is($co->safe_psql('postgres', q{SET ROLE ksowner; SELECT cfstore.drop_keyspace('Owned'); SELECT cfstore.drop_keyspace('Sneak');
+  SELECT count(*) FROM pg_class WHERE relnamespace = 'cfstore_shard'::regnamespace AND relname LIKE 'cf\_%'
+     AND pg_get_userbyid(relowner) = 'postgres' AND relkind = 'f'
+     AND NOT EXISTS (SELECT FROM pg_inherits WHERE inhrelid = pg_class.oid)}), "\n\n0",
+  'the keyspace owner drops the sharded keyspace, partitions and all');
+
 # 3. A single-key read reaches one shard only.
 $node{$_}->safe_psql('postgres', 'SELECT pg_stat_reset()') for qw(shard1 shard2);
 $co->safe_psql('postgres', q{SELECT count(*) FROM cfstore.get_slice('There', 'Std', 'k12')});
