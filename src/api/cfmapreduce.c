@@ -29,6 +29,7 @@
  */
 #include "postgres.h"
 
+#include "access/xact.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_namespace.h"
 #include "executor/spi.h"
@@ -111,6 +112,7 @@ cfstore_map_local(PG_FUNCTION_ARGS)
 	char	   *sql;
 	Oid			save_userid;
 	int			save_sec;
+	bool		save_read_only;
 	instr_time	start;
 	instr_time	duration;
 	int64		input = 0;
@@ -154,14 +156,23 @@ cfstore_map_local(PG_FUNCTION_ARGS)
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	GetUserIdAndSecContext(&save_userid, &save_sec);
+	save_read_only = XactReadOnly;
 	SetUserIdAndSecContext(run_as, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
 	PG_TRY();
 	{
+		/*
+		 * SPI's read_only refuses statements that write, not the functions
+		 * a SELECT calls: the transaction itself is read-only meanwhile, so
+		 * a map that calls insert() (or any other write) fails instead of
+		 * writing on every shard, outside the coordinator's routing.
+		 */
+		XactReadOnly = true;
 		if (SPI_execute(sql, true, 0) != SPI_OK_SELECT)
 			elog(ERROR, "could not run the map of a map-reduce job");
 	}
 	PG_FINALLY();
 	{
+		XactReadOnly = save_read_only;
 		SetUserIdAndSecContext(save_userid, save_sec);
 	}
 	PG_END_TRY();

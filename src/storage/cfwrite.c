@@ -17,6 +17,7 @@
 #include "lib/stringinfo.h"
 #include "datatype/timestamp.h"
 #include "pgstat.h"
+#include "tcop/utility.h"
 #include "utils/timestamp.h"
 
 #include "storage/cfstorage.h"
@@ -158,6 +159,10 @@ cfWriteCell(Relation rel, const CfWrite *w)
 	int64		now_us = cfNowMicros();
 
 	now_sec = (uint32) (now_us / USECS_PER_SEC);
+
+	/* as heap's DML: a read-only transaction writes nothing (a map's SELECT calling insert()) */
+	if (XactReadOnly)
+		PreventCommandIfReadOnly(psprintf("a write to column family %s.%s", cf->keyspace, cf->name));
 
 	/* shape and names */
 	cfValidateKey(cf, w->key, w->keylen);

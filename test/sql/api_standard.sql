@@ -686,3 +686,35 @@ SELECT column_name, value FROM cfstore.get_slice('TruncNew', 'S', 'k');
 COMMIT;
 SELECT column_name, value FROM cfstore.get_slice('TruncNew', 'S', 'k');
 SELECT cfstore.drop_keyspace('TruncNew');
+
+-- a read-only transaction writes nothing, whatever the way in (as heap's DML)
+SELECT cfstore.create_keyspace('RoKs');
+SELECT cfstore.create_column_family('RoKs', 'S', comparator => 'UTF8Type', key_validation_class => 'UTF8Type',
+                                    default_validation_class => 'UTF8Type');
+SELECT cfstore.create_column_family('RoKs', 'C', comparator => 'UTF8Type', key_validation_class => 'UTF8Type',
+                                    default_validation_class => 'CounterColumnType');
+BEGIN READ ONLY;
+SELECT cfstore.insert('RoKs', 'S', 'k', 'a', 'v');
+ROLLBACK;
+BEGIN READ ONLY;
+SELECT cfstore.remove('RoKs', 'S', 'k');
+ROLLBACK;
+BEGIN READ ONLY;
+SELECT cfstore._remove_range('RoKs', 'S', 'k', 'a', 'b');
+ROLLBACK;
+BEGIN READ ONLY;
+SELECT cfstore.add('RoKs', 'C', 'k', 'n', 1);
+ROLLBACK;
+BEGIN READ ONLY;
+SELECT cfstore.batch_mutate('RoKs', '{"k": {"S": [{"column": {"name": "a", "value": "v", "timestamp": 1}}]}}');
+ROLLBACK;
+BEGIN READ ONLY;
+SELECT cfstore.cql($$INSERT INTO "S" (key, column1, value) VALUES ('k', 'a', 'v')$$, 'RoKs');
+ROLLBACK;
+BEGIN READ ONLY;
+INSERT INTO "RoKs"."S" VALUES ('k', 'a', 'v');
+ROLLBACK;
+SET default_transaction_read_only = on;
+SELECT count(*) FROM cfstore.get_slice('RoKs', 'S', 'k');
+RESET default_transaction_read_only;
+SELECT cfstore.drop_keyspace('RoKs');

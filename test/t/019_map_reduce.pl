@@ -108,6 +108,12 @@ like($err, qr/REMOTE ERROR: cannot set parameter "role" within security-definer 
   \$\$WITH d AS (DELETE FROM "Blog"."Posts" RETURNING key) SELECT key, 1 FROM d\$\$, 'sum(value)')});
 isnt($ret, 0, 'a map that writes is refused');
 is($node{shard1}->safe_psql('postgres', q{SELECT count(DISTINCT key) > 80000 FROM "Blog"."Posts"}), 't', 'and wrote nothing');
+($ret, $out, $err) = $co->psql('postgres', qq{SET ROLE alice; SELECT cfstore_shard.map_reduce('Blog', 'Posts',
+  \$\$SELECT 'k', cfstore.insert('Blog', 'Posts', 'mapped', 'title', 'x')::text\$\$, 'max(value)')});
+like($err, qr/cannot execute a write to column family Blog.Posts in a read-only transaction/,
+	'a map that writes through a function is refused too');
+is($node{shard1}->safe_psql('postgres', q{SELECT count(*) FROM cfstore.get_slice('Blog', 'Posts', 'mapped')}), 0,
+	'and wrote nothing');
 ($ret, $out, $err) = $co->psql('postgres', qq{SET ROLE alice; SELECT cfstore_shard.map_reduce('Blog', 'Posts', $map, 'sum(value)', 'Nope')});
 like($err, qr/unconfigured columnfamily Nope/, 'an unknown output column family is refused');
 
