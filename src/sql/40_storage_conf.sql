@@ -66,6 +66,8 @@ BEGIN
     IF gc_text IS NOT NULL THEN
       IF btrim(gc_text) !~ '^[0-9]{1,10}$' THEN
         PERFORM cfstore._error(format('GCGraceSeconds must be a non-negative integer (got "%s")', gc_text));
+      ELSIF btrim(gc_text)::bigint > 2147483647 THEN
+        PERFORM cfstore._error(format('GCGraceSeconds must be at most 2147483647 (got "%s")', gc_text));
       END IF;
       gc_grace := btrim(gc_text)::integer;
     END IF;

@@ -73,6 +73,7 @@ SELECT * FROM cfstore.load_storage_conf('<Keyspace Name="System"/>');
 SELECT * FROM cfstore.load_storage_conf('<Keyspace Name="E2"><ReplicaPlacementStrategy>org.example.Foo</ReplicaPlacementStrategy></Keyspace>');
 SELECT * FROM cfstore.load_storage_conf('<Keyspace Name="E2"><ReplicationFactor>three</ReplicationFactor></Keyspace>');
 SELECT * FROM cfstore.load_storage_conf('<Storage><GCGraceSeconds>-1</GCGraceSeconds></Storage>');
+SELECT * FROM cfstore.load_storage_conf('<Storage><GCGraceSeconds>4294967295</GCGraceSeconds></Storage>');
 SELECT * FROM cfstore.load_storage_conf('<Config/>');
 SELECT * FROM cfstore.load_storage_conf('<Keyspace Name="E2">');
 SELECT * FROM cfstore.load_storage_conf('<Keyspace Name="BloggyAppy"/>');
