@@ -5,7 +5,9 @@
 -- model derives the CQL rows from that table alone, in SQL: each cell
 -- (row marker, a, b) is its latest version, a tombstone winning a tie and
 -- the bigger value (signed bytes) winning a tie of two values; a partition
--- deletion hides every cell not newer than it; an expired TTL is no cell;
+-- deletion, or one of the rows under a first clustering value, hides
+-- every cell not newer than it, written before or after; an expired TTL
+-- is no cell;
 -- a CQL row exists while any of its cells is live (INSERT and UPDATE both
 -- write the marker, as Cassandra 1.2.4 does).  Every SELECT form is then
 -- compared with the model, row for row and in order: whole partitions in
@@ -23,8 +25,9 @@ SELECT cfstore.cql($$CREATE TABLE t (k text, c1 int, c2 text, a text, b int, PRI
 -- the operations: one row per cell version written (a deleted or expired
 -- version wins a tie of timestamps)
 CREATE TABLE op (i serial, k text, c1 int, c2 text, col text, val bytea, ts bigint, ttl int, tomb boolean);
--- partition deletions
+-- partition deletions, and deletions of the rows under a first clustering value
 CREATE TABLE pdel (k text, ts bigint);
+CREATE TABLE c1del (k text, c1 int, ts bigint, last_op int);
 -- timestamps follow the operations, give or take a few: close ones tie
 CREATE SEQUENCE m_clock;
 
@@ -88,6 +91,10 @@ BEGIN
       PERFORM cfstore.cql(format('DELETE b FROM t USING TIMESTAMP %s WHERE %s', ts, key), 'cqlm');
       PERFORM m_rec(k, c1, c2, 'b', NULL, ts, NULL, true);
     END IF;
+  ELSIF r < 0.93 THEN
+    -- DELETE of the rows under a prefix: every cell under it, present or to come, not newer
+    PERFORM cfstore.cql(format('DELETE FROM t USING TIMESTAMP %s WHERE k = %L AND c1 = %s', ts, k, c1), 'cqlm');
+    INSERT INTO c1del VALUES (k, c1, ts, (SELECT coalesce(max(i), 0) FROM op));
   ELSIF r < 0.97 THEN
     -- DELETE of a CQL row: every cell of it, present or to come, not newer
     PERFORM cfstore.cql(format('DELETE FROM t USING TIMESTAMP %s WHERE %s', ts, key), 'cqlm');
@@ -120,7 +127,8 @@ CREATE VIEW m_live AS
 SELECT c.* FROM m_cell c
  WHERE NOT c.tomb
    AND c.ttl IS DISTINCT FROM 1                       -- every check runs after a TTL of 1 s has expired
-   AND NOT EXISTS (SELECT FROM pdel d WHERE d.k = c.k AND d.ts >= c.ts);
+   AND NOT EXISTS (SELECT FROM pdel d WHERE d.k = c.k AND d.ts >= c.ts)
+   AND NOT EXISTS (SELECT FROM c1del d WHERE d.k = c.k AND d.c1 = c.c1 AND d.ts >= c.ts);
 CREATE VIEW m_row AS
 SELECT k, c1, c2,
        max(convert_from(val, 'UTF8')) FILTER (WHERE col = 'a') AS a,
@@ -233,7 +241,10 @@ SELECT (SELECT count(*) FROM m_row) > 20 AS rows,
        (SELECT count(*) FROM m_row WHERE a IS NULL) > 0 AS null_columns,
        (SELECT count(*) FROM op WHERE ttl = 1) > 0 AS expired,
        (SELECT count(*) FROM (SELECT k, c1, c2, col, ts FROM op GROUP BY 1, 2, 3, 4, 5 HAVING count(*) > 1) t) > 0 AS ties,
-       (SELECT count(*) FROM pdel) > 0 AS partition_deletes;
+       (SELECT count(*) FROM pdel) > 0 AS partition_deletes,
+       -- cells written under a deleted prefix after its deletion, with a timestamp it covers
+       (SELECT count(*) FROM op o JOIN c1del d ON d.k = o.k AND d.c1 = o.c1 AND o.i > d.last_op AND o.ts <= d.ts
+         WHERE NOT o.tomb) > 0 AS written_under_prefix_deletes;
 
 DROP FUNCTION m_verify(), m_check(text, text, jsonb[]), m_json(m_row), m_op(), m_rec(text, integer, text, text, bytea, bigint, integer, boolean),
   m_lit(text), m_ttl(), m_text();
