@@ -104,3 +104,4 @@ SELECT cfstore._remove_range('rt', 'Sup', 'k', 'a', 'b');
 SELECT cfstore.create_column_family('rt', 'Cnt', default_validation_class => 'CounterColumnType');
 SELECT cfstore._remove_range('rt', 'Cnt', 'k', 'a', 'b');
 SELECT cfstore.cql('DROP KEYSPACE rt');
+DROP FUNCTION autovacuum_quiet();
