@@ -26,6 +26,17 @@ PG_FUNCTION_INFO_V1(cfstore_add);
 PG_FUNCTION_INFO_V1(cfstore_remove_counter);
 PG_FUNCTION_INFO_V1(cfstore_remove_range);
 
+/* The write's timestamp from argument argno, if given (else now). */
+static void
+write_time(CfWrite *w, FunctionCallInfo fcinfo, int argno)
+{
+	if (!cfArgIsNull(fcinfo, argno))
+	{
+		w->writetime = PG_GETARG_INT64(argno);
+		w->has_writetime = true;
+	}
+}
+
 /* Fill the key, super column and name of a write from "any" arguments. */
 static void
 write_target(CfWrite *w, FunctionCallInfo fcinfo, const CfColumnFamily *cf,
@@ -94,11 +105,7 @@ cfstore_insert(PG_FUNCTION_ARGS)
 	value = cfArgBytes(fcinfo, 4, cfCatalogValueValidator(t.cf, w.name, w.namelen), "value");
 	w.value = (const uint8 *) VARDATA_ANY(value);
 	w.valuelen = VARSIZE_ANY_EXHDR(value);
-	if (!cfArgIsNull(fcinfo, 5))
-	{
-		w.writetime = PG_GETARG_INT64(5);
-		w.has_writetime = true;
-	}
+	write_time(&w, fcinfo, 5);
 	if (!cfArgIsNull(fcinfo, 6))
 	{
 		w.ttl = PG_GETARG_INT32(6);
@@ -134,11 +141,7 @@ cfstore_remove(PG_FUNCTION_ARGS)
 	memset(&w, 0, sizeof(w));
 	w.kind = CF_WRITE_TOMBSTONE;
 	write_target(&w, fcinfo, t.cf, 2, 3, 4);
-	if (!cfArgIsNull(fcinfo, 5))
-	{
-		w.writetime = PG_GETARG_INT64(5);
-		w.has_writetime = true;
-	}
+	write_time(&w, fcinfo, 5);
 	cfWriteCell(t.rel, &w);
 	cfTargetClose(&t);
 	PG_RETURN_VOID();
@@ -218,11 +221,7 @@ cfstore_remove_range(PG_FUNCTION_ARGS)
 	w.namelen = start ? VARSIZE_ANY_EXHDR(start) : 0;
 	w.value = finish ? (const uint8 *) VARDATA_ANY(finish) : (const uint8 *) "";
 	w.valuelen = finish ? VARSIZE_ANY_EXHDR(finish) : 0;
-	if (!cfArgIsNull(fcinfo, 5))
-	{
-		w.writetime = PG_GETARG_INT64(5);
-		w.has_writetime = true;
-	}
+	write_time(&w, fcinfo, 5);
 	cfWriteCell(t.rel, &w);
 	cfTargetClose(&t);
 	PG_RETURN_VOID();
