@@ -55,17 +55,17 @@ cfRangeDelEncode(StringInfo buf, uint32 deltime, const uint8 *start, int startle
 	appendBinaryStringInfo(buf, (const char *) finish, finishlen);
 }
 
-/* Decode a range tombstone's value (pointing into it); damage raises. */
+/* Decode a range tombstone's value (pointing into it); damage raises, naming block blkno. */
 void
-cfRangeDelDecode(Relation rel, const uint8 *value, int len, CfRangeDel *out)
+cfRangeDelDecode(Relation rel, BlockNumber blkno, const uint8 *value, int len, CfRangeDel *out)
 {
 	int			startlen;
 
 	if (len < CF_RANGE_HEADER)
-		cfCorrupt(rel, InvalidBlockNumber, "A range tombstone's value is %d bytes long.", len);
+		cfCorrupt(rel, blkno, "A range tombstone's value is %d bytes long.", len);
 	startlen = (value[4] << 8) | value[5];
 	if (startlen > len - CF_RANGE_HEADER)
-		cfCorrupt(rel, InvalidBlockNumber, "A range tombstone's start (%d bytes) overruns its value (%d bytes).",
+		cfCorrupt(rel, blkno, "A range tombstone's start (%d bytes) overruns its value (%d bytes).",
 				  startlen, len);
 	out->start = value + CF_RANGE_HEADER;
 	out->startlen = startlen;
@@ -82,9 +82,9 @@ cfRangeDelsInit(CfRangeDels *d, MemoryContext parent)
 	d->parent = parent;
 }
 
-/* Add the range tombstone cell (cfCellIsRangeDel) to d, copying its bounds. */
+/* Add the range tombstone cell (cfCellIsRangeDel) of block blkno to d, copying its bounds. */
 void
-cfRangeDelsAdd(CfRangeDels *d, Relation rel, const CfCell *cell)
+cfRangeDelsAdd(CfRangeDels *d, Relation rel, BlockNumber blkno, const CfCell *cell)
 {
 	MemoryContext old;
 	CfRangeDel	r;
@@ -97,7 +97,7 @@ cfRangeDelsAdd(CfRangeDels *d, Relation rel, const CfCell *cell)
 		d->cxt = AllocSetContextCreate(d->parent, "cfstore range tombstones", ALLOCSET_SMALL_SIZES);
 	old = MemoryContextSwitchTo(d->cxt);
 	value = cfCellValue(rel, cell, &len);
-	cfRangeDelDecode(rel, value, len, &r);
+	cfRangeDelDecode(rel, blkno, value, len, &r);
 	copy = palloc(r.startlen + r.finishlen + 1);
 	memcpy(copy, r.start, r.startlen);
 	memcpy(copy + r.startlen, r.finish, r.finishlen);
@@ -111,6 +111,7 @@ cfRangeDelsAdd(CfRangeDels *d, Relation rel, const CfCell *cell)
 			: palloc(sizeof(CfRangeDel) * d->max);
 	}
 	d->items[d->n++] = r;
+	d->sorted = false;
 	MemoryContextSwitchTo(old);
 }
 
@@ -122,32 +123,104 @@ cfRangeDelsReset(CfRangeDels *d)
 	{
 		MemoryContextReset(d->cxt);
 		d->items = NULL;
+		d->reach = NULL;
 		d->max = 0;
 	}
 	d->n = 0;
+	d->sorted = false;
+}
+
+/* Whether a range of d holds name. */
+static inline bool
+range_holds(const CfRangeDel *r, const CfType *cmp, const uint8 *name, int len)
+{
+	return cfTypeCompare(cmp, name, len, r->start, r->startlen) >= 0 &&
+		(r->finishlen == 0 || cfTypeCompare(cmp, name, len, r->finish, r->finishlen) <= 0);
+}
+
+/* Whether finish a comes after finish b (an empty finish is the row's end). */
+static bool
+finish_after(const CfType *cmp, const CfRangeDel *a, const CfRangeDel *b)
+{
+	if (a->finishlen == 0 || b->finishlen == 0)
+		return a->finishlen == 0 && b->finishlen != 0;
+	return cfTypeCompare(cmp, a->finish, a->finishlen, b->finish, b->finishlen) > 0;
+}
+
+/* qsort_arg: ranges by start. */
+static int
+start_cmp(const void *a, const void *b, void *arg)
+{
+	const CfRangeDel *ra = a;
+	const CfRangeDel *rb = b;
+
+	return cfTypeCompare((const CfType *) arg, ra->start, ra->startlen, rb->start, rb->startlen);
+}
+
+/* The fewest ranges looked up one by one: more are sorted first. */
+#define CF_RANGE_SORT_MIN 8
+
+/* Sort the ranges of d by start and note, for each, the furthest finish up to it. */
+static void
+ranges_sort(CfRangeDels *d, const CfType *cmp)
+{
+	MemoryContext old = MemoryContextSwitchTo(d->cxt);
+
+	qsort_arg(d->items, d->n, sizeof(CfRangeDel), start_cmp, (void *) cmp);
+	d->reach = d->reach ? repalloc(d->reach, sizeof(int) * d->max) : palloc(sizeof(int) * d->max);
+	for (int i = 0; i < d->n; i++)
+		d->reach[i] = (i == 0 || finish_after(cmp, &d->items[i], &d->items[d->reach[i - 1]]))
+			? i : d->reach[i - 1];
+	d->sorted = true;
+	MemoryContextSwitchTo(old);
 }
 
 /*
  * The deletion time of a column named name under d: the newest of floor
  * (its row's deletion) and the range tombstones of d whose range holds the
- * name.  Ranges not newer than floor are not compared.
+ * name.  Ranges not newer than floor are not compared.  Many ranges (the
+ * rows a CQL3 partition has had deleted) are sorted by start at the first
+ * lookup: then only those that start at or before the name are looked at,
+ * from the last one back, and only while one of them reaches the name.
  */
 int64
-cfRangeDelsAt(const CfRangeDels *d, const CfType *cmp, const uint8 *name, int len, int64 floor)
+cfRangeDelsAt(CfRangeDels *d, const CfType *cmp, const uint8 *name, int len, int64 floor)
 {
 	int64		del = floor;
+	int			lo = 0,
+				hi;
 
-	for (int i = 0; i < d->n; i++)
+	if (d->n < CF_RANGE_SORT_MIN)
 	{
-		const CfRangeDel *r = &d->items[i];
+		for (int i = 0; i < d->n; i++)
+			if (d->items[i].writetime > del && range_holds(&d->items[i], cmp, name, len))
+				del = d->items[i].writetime;
+		return del;
+	}
+	if (!d->sorted)
+		ranges_sort(d, cmp);
+	/* hi: how many ranges start at or before the name */
+	hi = d->n;
+	while (lo < hi)
+	{
+		int			mid = (lo + hi) / 2;
 
-		if (r->writetime <= del)
-			continue;
-		if (cfTypeCompare(cmp, name, len, r->start, r->startlen) < 0)
-			continue;
-		if (r->finishlen > 0 && cfTypeCompare(cmp, name, len, r->finish, r->finishlen) > 0)
-			continue;
-		del = r->writetime;
+		if (cfTypeCompare(cmp, d->items[mid].start, d->items[mid].startlen, name, len) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (int i = lo - 1; i >= 0; i--)
+	{
+		const CfRangeDel *far = &d->items[d->reach[i]];
+
+		/* no range up to i reaches the name */
+		if (far->finishlen > 0 && cfTypeCompare(cmp, name, len, far->finish, far->finishlen) > 0)
+			break;
+		if (d->items[i].writetime > del &&
+			(d->items[i].finishlen == 0 ||
+			 cfTypeCompare(cmp, name, len, d->items[i].finish, d->items[i].finishlen) <= 0))
+			del = d->items[i].writetime;
 	}
 	return del;
 }

@@ -574,7 +574,7 @@ cfSliceFeed(void *arg, const CfRun *run, CfCell *cell, Buffer buf)
 			else if (cfCellIsRangeDel(cell))
 			{
 				if (!s->is_super)
-					cfRangeDelsAdd(&s->ranges, s->rel, cell);
+					cfRangeDelsAdd(&s->ranges, s->rel, BufferGetBlockNumber(buf), cell);
 			}
 			else if (cell->writetime > s->row_del)
 				s->row_del = cell->writetime;
@@ -654,7 +654,7 @@ marker_feed(void *arg, const CfRun *run, CfCell *cell, Buffer buf)
 	if (cfCellIsRangeDel(cell))
 	{
 		if (m->sc == NULL && !s->is_super)
-			cfRangeDelsAdd(&s->ranges, s->rel, cell);
+			cfRangeDelsAdd(&s->ranges, s->rel, BufferGetBlockNumber(buf), cell);
 	}
 	else if (cell->writetime > m->del)
 		m->del = cell->writetime;

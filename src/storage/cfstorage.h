@@ -420,23 +420,28 @@ typedef struct CfRangeDel
 	int64		writetime;
 } CfRangeDel;
 
-/* The visible range tombstones of one row, kept in a context of their own. */
+/*
+ * The visible range tombstones of one row, kept in a context of their own.
+ * Looked up by a name, many of them are first sorted by start (cfrangedel.c).
+ */
 typedef struct CfRangeDels
 {
 	CfRangeDel *items;
 	int			n;
 	int			max;
+	bool		sorted;			/* items are by start, reach holds */
+	int		   *reach;			/* reach[i]: the item of 0..i whose finish is last */
 	MemoryContext cxt;			/* created under parent at the first one */
 	MemoryContext parent;
 } CfRangeDels;
 
 extern void cfRangeDelEncode(StringInfo buf, uint32 deltime, const uint8 *start, int startlen,
 							 const uint8 *finish, int finishlen);
-extern void cfRangeDelDecode(Relation rel, const uint8 *value, int len, CfRangeDel *out);
+extern void cfRangeDelDecode(Relation rel, BlockNumber blkno, const uint8 *value, int len, CfRangeDel *out);
 extern void cfRangeDelsInit(CfRangeDels *d, MemoryContext parent);
-extern void cfRangeDelsAdd(CfRangeDels *d, Relation rel, const CfCell *cell);
+extern void cfRangeDelsAdd(CfRangeDels *d, Relation rel, BlockNumber blkno, const CfCell *cell);
 extern void cfRangeDelsReset(CfRangeDels *d);
-extern int64 cfRangeDelsAt(const CfRangeDels *d, const CfType *cmp, const uint8 *name, int len, int64 floor);
+extern int64 cfRangeDelsAt(CfRangeDels *d, const CfType *cmp, const uint8 *name, int len, int64 floor);
 
 /* ---------------------------------------------------------------------
  * Relations

@@ -141,6 +141,7 @@ typedef struct CfVacuum
 	int64		row_del;		/* newest all-visible row deletion */
 	int64		sc_del;			/* newest all-visible super column deletion */
 	CfRangeDels ranges;			/* the row's all-visible range tombstones */
+	BlockNumber blkno;			/* the leaf being vacuumed (for damage reports) */
 	bool		col_won;		/* an all-visible version of the column was met */
 	int64		col_won_ts;
 	int64		col_del;		/* counters: newest all-visible deletion */
@@ -388,7 +389,7 @@ keep_cell(CfVacuum *v, const CfRun *run, CfCell *cell, CfXminState st, uint8 *de
 				if (cell->writetime <= v->row_del)
 					return false;
 				if (row && !v->info->is_super)
-					cfRangeDelsAdd(&v->ranges, v->rel, cell);
+					cfRangeDelsAdd(&v->ranges, v->rel, v->blkno, cell);
 			}
 			else if (row)
 				v->row_del = Max(v->row_del, cell->writetime);
@@ -698,6 +699,7 @@ vacuum_page(CfVacuum *v, Buffer buf, BufferAccessStrategy strategy, MemoryContex
 	TransactionId horizon;
 	MemoryContext old;
 
+	v->blkno = BufferGetBlockNumber(buf);
 	v->pages++;
 	v->page_long = false;
 	if (max < first)

@@ -136,6 +136,25 @@ checked_item(Relation rel, Page page, BlockNumber blkno, OffsetNumber off)
 	return PageGetItem(page, PageGetItemId(page, off));
 }
 
+/*
+ * Check a range tombstone (cfrangedel.c): a row's, in a standard column
+ * family, whose value decodes to bounds in the comparator's order.
+ */
+static void
+check_range(Relation rel, BlockNumber blkno, CfRelInfo *info, const CfRun *run, const CfCell *cell)
+{
+	CfRangeDel	r;
+	int			len;
+	const uint8 *value = cfCellValue(rel, cell, &len);
+
+	if (info->is_super || run->sclen != 0)
+		cfCorrupt(rel, blkno, "A super column family holds a range tombstone.");
+	cfRangeDelDecode(rel, blkno, value, len, &r);
+	if (r.startlen > 0 && r.finishlen > 0 &&
+		cfTypeCompare(info->order.namecmp, r.start, r.startlen, r.finish, r.finishlen) > 0)
+		cfCorrupt(rel, blkno, "A range tombstone's start is after its finish.");
+}
+
 /* Check one page; returns its right-link. */
 static BlockNumber
 verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
@@ -227,6 +246,8 @@ verify_page(Relation rel, CfRelInfo *info, BlockNumber blkno, uint16 level,
 					/* the chain is whole, its checksum holds, the value decompresses */
 					pfree((void *) cfCellValue(rel, &run.cells[i], &vlen));
 				}
+				if (cfCellIsRangeDel(&run.cells[i]))
+					check_range(rel, blkno, info, &run, &run.cells[i]);
 				if (prev.valid && cfKeyCompare(&info->order, &prev.key, &ck) > 0)
 					cfCorrupt(rel, blkno, "Cells are out of order at item %u.", off);
 				/* runs VACUUM moved right since the page to the left was read (cfmerge.c) */

@@ -95,7 +95,40 @@ VACUUM :wide_rel;
 SELECT cell_versions, tombstones FROM cfstore.stats('rt', 'Wide');
 SELECT left(column_name, 3), length(column_name) FROM cfstore.get_slice('rt', 'Wide', 'k');
 
--- 6. bad input: nothing written
+-- 6. many ranges in a row (looked up sorted by start): nested, overlapping
+-- and disjoint ones, with timestamps either side of the cells', against a
+-- model of the rule in SQL, forwards, backwards, from inside, after VACUUM
+SELECT cfstore.create_column_family('rt', 'Many', comparator => 'UTF8Type', key_validation_class => 'UTF8Type',
+                                    default_validation_class => 'UTF8Type');
+CREATE TEMP TABLE many_cells AS
+  SELECT 'n' || lpad(n::text, 3, '0') AS name, 10 + (n * 7) % 23 AS ts FROM generate_series(0, 199) n;
+CREATE TEMP TABLE many_ranges AS
+  SELECT 'n' || lpad(lo::text, 3, '0') AS lo, CASE WHEN r % 9 = 0 THEN '' ELSE 'n' || lpad((lo + len)::text, 3, '0') END AS hi,
+         5 + (r * 11) % 20 AS ts
+    FROM (SELECT r, (r * 37) % 190 AS lo, 1 + (r * 13) % 12 AS len FROM generate_series(1, 20) r) x;
+SELECT count(cfstore.insert('rt', 'Many', 'k', name, 'v' || ts, writetime => ts)) FROM many_cells;
+SELECT count(cfstore._remove_range('rt', 'Many', 'k', lo, nullif(hi, ''), ts)) FROM many_ranges;
+CREATE TEMP VIEW many_model AS
+  SELECT c.name FROM many_cells c
+   WHERE NOT EXISTS (SELECT FROM many_ranges r
+                      WHERE c.name >= r.lo COLLATE "C" AND (r.hi = '' OR c.name <= r.hi COLLATE "C") AND r.ts >= c.ts);
+SELECT (SELECT count(*) FROM many_model) AS live,
+       (SELECT string_agg(name, ' ' ORDER BY name COLLATE "C") FROM many_model)
+       IS NOT DISTINCT FROM (SELECT string_agg(column_name, ' ') FROM cfstore.get_slice('rt', 'Many', 'k', count => 1000)) AS forwards,
+       (SELECT string_agg(name, ' ' ORDER BY name COLLATE "C" DESC) FROM many_model)
+       IS NOT DISTINCT FROM (SELECT string_agg(column_name, ' ') FROM cfstore.get_slice('rt', 'Many', 'k', reversed => true, count => 1000)) AS backwards,
+       (SELECT string_agg(name, ' ' ORDER BY name COLLATE "C") FROM many_model WHERE name >= 'n120')
+       IS NOT DISTINCT FROM (SELECT string_agg(column_name, ' ') FROM cfstore.get_slice('rt', 'Many', 'k', 'n120', NULL::text, false, 1000)) AS from_inside,
+       (SELECT string_agg(name, ' ' ORDER BY name COLLATE "C") FROM many_model)
+       IS NOT DISTINCT FROM (SELECT string_agg(column_name, ' ') FROM cfstore.get_range_slices('rt', 'Many', count => 1000)) AS scan;
+SELECT cfstore._storage_relation('rt', 'Many') AS many_rel \gset
+VACUUM :many_rel;
+SELECT (SELECT string_agg(name, ' ' ORDER BY name COLLATE "C") FROM many_model)
+       IS NOT DISTINCT FROM (SELECT string_agg(column_name, ' ') FROM cfstore.get_slice('rt', 'Many', 'k', count => 1000)) AS after_vacuum,
+       (SELECT live_cells FROM cfstore.stats('rt', 'Many')) = (SELECT count(*) FROM many_model) AS vacuum_kept_the_live;
+SELECT cfstore.verify('rt', 'Many');
+
+-- 7. bad input: nothing written
 SELECT cfstore._remove_range('rt', 'Std', 'k', 'b', 'a');
 SELECT cfstore._remove_range('rt', 'Long', 'k', 'x', NULL);
 SELECT cfstore._remove_range('rt', 'Std', NULL, 'a', 'b');

@@ -101,6 +101,7 @@ for my $cf (@plain, @items, @loops, @unlinked)
 }
 
 my %path;
+my $blkno_range;
 for my $cf (@plain, @items, @loops, @unlinked, $uncreated)
 {
 	$path{$cf} = $node->data_dir . '/'
@@ -478,6 +479,41 @@ is($node->safe_psql('postgres', "SELECT cfstore.verify('ks', '$uncreated')"), ''
 $node->safe_psql('postgres', "VACUUM " . storage($uncreated));
 is($node->safe_psql('postgres', "SELECT cfstore.verify('ks', '$uncreated')"), '',
 	'uncreated tree: and after a VACUUM');
+
+# a range tombstone (src/storage/cfrangedel.c) whose start length overruns
+# its value: verify, and a slice that gathers the row's tombstones, name it
+$node->safe_psql('postgres', q{
+SELECT cfstore.create_column_family('ks', 'rangedamage', comparator => 'UTF8Type', key_validation_class => 'UTF8Type');
+SELECT cfstore.insert('ks', 'rangedamage', 'r', c, 'v'::bytea, writetime => 1) FROM unnest(ARRAY['A', 'Z']) c;
+SELECT cfstore._remove_range('ks', 'rangedamage', 'r', 'QQQQQQQQ', 'QQQQQQQR', 2);
+});
+is($node->safe_psql('postgres', "SELECT cfstore.verify('ks', 'rangedamage')"), '', 'rangedamage verifies before the damage');
+my $rpath = $node->data_dir . '/' . $node->safe_psql('postgres', "SELECT pg_relation_filepath('" . storage('rangedamage') . "')");
+$node->stop;
+{
+	open(my $fh, '+<', $rpath) or die "open $rpath: $!";
+	binmode $fh;
+	local $/;
+	my $bytes = <$fh>;
+	my $at = index($bytes, "\x00\x08QQQQQQQQ");
+	ok($at > 0, 'rangedamage: the range tombstone found on disk');
+	substr($bytes, $at, 2) = "\x7f\xff";
+	seek($fh, 0, 0);
+	print $fh $bytes;
+	close $fh;
+	$blkno_range = int($at / BLCKSZ);
+}
+$node->start;
+{
+	my ($ret, $stdout, $stderr) = $node->psql('postgres', "SELECT cfstore.verify('ks', 'rangedamage')");
+	isnt($ret, 0, 'rangedamage: verify fails');
+	like($stderr, damage($blkno_range, qr/range tombstone's start \(32767 bytes\) overruns its value/),
+		'rangedamage: verify names the block and the damage');
+	($ret, $stdout, $stderr) = $node->psql('postgres', "SELECT count(*) FROM cfstore.get_slice('ks', 'rangedamage', 'r', 'B', NULL::text)");
+	isnt($ret, 0, 'rangedamage: a slice that reads the row\'s tombstones fails');
+	like($stderr, damage($blkno_range, qr/overruns its value/), 'rangedamage: naming the block');
+	is($node->safe_psql('postgres', 'SELECT 1'), '1', 'rangedamage: the server is still up');
+}
 
 $node->stop;
 done_testing();
