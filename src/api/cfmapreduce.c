@@ -21,7 +21,9 @@
  * than the keyspace's owner has: as that role (named by the coordinator,
  * who has checked its caller has that owner's privileges; it must own the
  * keyspace's schema here too), in a security-restricted operation, where
- * SET ROLE and the like are refused, and read-only.  Each must be one
+ * SET ROLE and the like are refused, read-only, and in a settings nest
+ * level of its own, so that what it sets (set_config) ends with it
+ * instead of staying on the cluster user's connection.  Each must be one
  * statement or expression, checked by parsing it alone before it is
  * placed in the query.
  *
@@ -41,6 +43,7 @@
 #include "portability/instr_time.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
@@ -113,6 +116,7 @@ cfstore_map_local(PG_FUNCTION_ARGS)
 	Oid			save_userid;
 	int			save_sec;
 	bool		save_read_only;
+	int			nestlevel;
 	instr_time	start;
 	instr_time	duration;
 	int64		input = 0;
@@ -157,6 +161,8 @@ cfstore_map_local(PG_FUNCTION_ARGS)
 		elog(ERROR, "SPI_connect failed");
 	GetUserIdAndSecContext(&save_userid, &save_sec);
 	save_read_only = XactReadOnly;
+	/* settings the map changes (set_config) are undone after it, as a function's SET clause is */
+	nestlevel = NewGUCNestLevel();
 	SetUserIdAndSecContext(run_as, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
 	PG_TRY();
 	{
@@ -176,6 +182,7 @@ cfstore_map_local(PG_FUNCTION_ARGS)
 		SetUserIdAndSecContext(save_userid, save_sec);
 	}
 	PG_END_TRY();
+	AtEOXact_GUC(false, nestlevel);
 	INSTR_TIME_SET_CURRENT(duration);
 	INSTR_TIME_SUBTRACT(duration, start);
 	for (uint64 i = 0; i < SPI_processed; i++)

@@ -353,12 +353,31 @@ cfstore_foreign_table_reshape(PG_FUNCTION_ARGS)
 	PG_RETURN_VOID();
 }
 
+/* The owner of relation relid. */
+static Oid
+relation_owner(Oid relid)
+{
+	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Oid			owner;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
+	ReleaseSysCache(tup);
+	return owner;
+}
+
 /*
  * _foreign_table_alter(cf_id): after update_column_family, give the key
  * and value columns of the canonical foreign table the types the column
- * family's validators now map to (as the caller of the running DDL
- * function, who owns the keyspace; a sharded table as the owner of its
- * partitions).
+ * family's validators now map to.  The ALTER runs as the table's owner (the
+ * keyspace's), on the table alone (ONLY): a table the keyspace owner made
+ * inherit from it, with a CHECK constraint calling their function, would
+ * otherwise be rewritten and checked by whoever runs the DDL (on a shard
+ * server, the cluster's user).  A sharded table is made again instead
+ * (cfFdwReplaceTable): its partitions are the extension owner's, and an
+ * ALTER through them would run as that owner on whatever the keyspace owner
+ * put in the table's place or attached to it.
  */
 Datum
 cfstore_foreign_table_alter(PG_FUNCTION_ARGS)
@@ -390,13 +409,14 @@ cfstore_foreign_table_alter(PG_FUNCTION_ARGS)
 		appendStringInfo(&buf, "%s ALTER COLUMN %s TYPE %s", buf.len == 0 ? "" : ",",
 						 quote_identifier(cols[i]), type_ddl(types[i]));
 	}
-	/* a sharded table's partitions are the extension's (cfshard_table.c): it alters them */
-	if (buf.len > 0)
-		cfFdwRunAs(get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE ? cfShardOwner() : cfDdlCaller(),
-				   psprintf("ALTER %s %s.%s%s",
-											   get_rel_relkind(relid) == RELKIND_FOREIGN_TABLE ? "FOREIGN TABLE" : "TABLE",
-											   quote_identifier(cf->keyspace),
-											   quote_identifier(cf->name), buf.data));
+	if (buf.len == 0)
+		PG_RETURN_VOID();
+	if (get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE)
+		(void) cfFdwReplaceTable(cf, relid, cfDdlCaller());
+	else
+		cfFdwRunAs(relation_owner(relid), psprintf("ALTER FOREIGN TABLE ONLY %s.%s%s",
+												   quote_identifier(cf->keyspace),
+												   quote_identifier(cf->name), buf.data));
 	PG_RETURN_VOID();
 }
 

@@ -291,13 +291,57 @@ is($co->safe_psql('postgres', qq{SELECT pg_get_userbyid(relowner) FROM pg_class 
 ($ret, $out, $err) = $co->psql('postgres', qq{SET ROLE ksowner;
   ALTER FOREIGN TABLE $owned_part OPTIONS (SET schema_name 'pg_catalog', SET table_name 'pg_authid')});
 like($err, qr/must be owner of foreign table/, 'the keyspace owner cannot point a partition at another remote table');
+# update_column_family of a sharded table makes the table again: what the
+# keyspace owner put in its place does not run as the partitions' owner
+$co->safe_psql('postgres', q{SET ROLE ksowner;
+  SELECT cfstore.create_column_family('Owned', 'V', comparator => 'UTF8Type', key_validation_class => 'UTF8Type',
+                                      default_validation_class => 'Int32Type');
+  CREATE FUNCTION "Owned".evil(v anyelement) RETURNS boolean LANGUAGE plpgsql AS $$
+  BEGIN
+    IF (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) THEN EXECUTE 'ALTER ROLE ksowner SUPERUSER'; END IF;
+    RETURN true;
+  END $$;
+  DROP TABLE "Owned"."V";
+  CREATE TABLE "Owned"."V" (key text COLLATE "C", column_name text, value integer CHECK ("Owned".evil(value)))
+    PARTITION BY LIST (column_name);
+  CREATE TABLE "Owned".v_local PARTITION OF "Owned"."V" DEFAULT;
+  INSERT INTO "Owned"."V" VALUES ('x', 'c', 1);
+  SELECT cfstore.update_column_family('Owned', 'V', default_validation_class => 'LongType')});
+is($co->safe_psql('postgres', q{SELECT rolsuper FROM pg_roles WHERE rolname = 'ksowner'}), 'f',
+  'a table the keyspace owner put in place of a sharded one does not run their code as another role');
+is($co->safe_psql('postgres', q{SELECT c.relkind::text || ' ' || format_type(a.atttypid, a.atttypmod) || ' '
+    || (SELECT count(*) FROM pg_inherits i JOIN pg_class p ON p.oid = i.inhrelid
+         WHERE i.inhparent = c.oid AND pg_get_userbyid(p.relowner) = 'postgres')
+  FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'value'
+  WHERE c.oid = '"Owned"."V"'::regclass}), 'p bigint 2', 'the sharded table is made again, with the new value type');
+# on a shard, a table the keyspace owner made inherit from the column
+# family's foreign table is not altered by the cluster's user
+$co->safe_psql('postgres', q{SET ROLE ksowner;
+  SELECT cfstore.create_column_family('Owned', 'X', comparator => 'UTF8Type', key_validation_class => 'UTF8Type',
+                                      default_validation_class => 'Int32Type')});
+$node{shard1}->safe_psql('postgres', q{SET ROLE ksowner;
+  CREATE FUNCTION "Owned".evil(v anyelement) RETURNS boolean LANGUAGE plpgsql AS $$
+  BEGIN
+    IF (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) THEN EXECUTE 'ALTER ROLE ksowner SUPERUSER'; END IF;
+    RETURN true;
+  END $$;
+  CREATE TABLE "Owned".x_child (CHECK ("Owned".evil(value))) INHERITS ("Owned"."X");
+  INSERT INTO "Owned".x_child (key, column_name, value) VALUES ('x', 'c', 1)});
+($ret, $out, $err) = $co->psql('postgres', q{SET ROLE ksowner;
+  SELECT cfstore.update_column_family('Owned', 'X', default_validation_class => 'LongType')});
+like($err, qr/must be changed in child tables too/, 'update_column_family refuses a column family whose table has children');
+is($node{shard1}->safe_psql('postgres', q{SELECT rolsuper FROM pg_roles WHERE rolname = 'ksowner'}), 'f',
+  'and nobody became superuser on the shard');
+$node{shard1}->safe_psql('postgres', q{DROP TABLE "Owned".x_child; DROP FUNCTION "Owned".evil(anyelement)});
+
 ($ret, $out, $err) = $co->psql('postgres', q{SET ROLE ksowner; SET cfstore_shard.shard_new_keyspaces = on;
   SELECT cfstore.create_keyspace('Sneak'); SELECT cfstore.create_column_family('Sneak', 'T');
   SELECT relkind FROM pg_class WHERE oid = '"Sneak"."T"'::regclass}, on_error_stop => 0);
 like($out, qr/^f$/m, 'nor shard the keyspaces they create')
   or diag($err);
 like($err, qr/permission denied to set parameter "cfstore_shard.shard_new_keyspaces"/, 'their setting is refused');
-is($co->safe_psql('postgres', q{SET ROLE ksowner; SELECT cfstore.drop_keyspace('Owned'); SELECT cfstore.drop_keyspace('Sneak');
+is($co->safe_psql('postgres', q{SET ROLE ksowner; DROP FUNCTION "Owned".evil(anyelement);
+  SELECT cfstore.drop_keyspace('Owned'); SELECT cfstore.drop_keyspace('Sneak');
   SELECT count(*) FROM pg_class WHERE relnamespace = 'cfstore_shard'::regnamespace AND relname LIKE 'cf\_%'
      AND pg_get_userbyid(relowner) = 'postgres' AND relkind = 'f'
      AND NOT EXISTS (SELECT FROM pg_inherits WHERE inhrelid = pg_class.oid)}), "\n\n0",
@@ -407,8 +451,16 @@ like($err, qr/shard server s2 has not committed prepared transaction cfstore_sha
 my $b = q{SELECT count(*) FROM cfstore.get_range_slices('There', 'Std', key_count => 100) WHERE column_name = 'b'};
 is(on_shards($b), '1,0', 'the first shard committed; the second has not');
 is(on_shards(q{SELECT count(*) FROM pg_prepared_xacts}), '0,1', 'it keeps the transaction prepared');
+# another role on the shard prepares a transaction under a gid of the same
+# form, with an xid from the future: recover() neither finishes nor stops at it
+my $sysid = $co->safe_psql('postgres', 'SELECT system_identifier FROM pg_control_system()');
+my $forged = "cfstore_shard_${sysid}_99999999999_s2";
+$node{shard2}->safe_psql('postgres', qq{CREATE ROLE forger; SET ROLE forger; BEGIN; SELECT 1; PREPARE TRANSACTION '$forged'});
 like($co->safe_psql('postgres', q{SELECT string_agg(server || ' ' || action, ',') FROM cfstore_shard.recover()}),
 	qr/^s2 committed$/, 'recover() commits it');
+is($node{shard2}->safe_psql('postgres', 'SELECT gid FROM pg_prepared_xacts'), $forged,
+	'and leaves another role\'s look-alike prepared transaction alone');
+$node{shard2}->safe_psql('postgres', qq{ROLLBACK PREPARED '$forged'; DROP ROLE forger});
 is(on_shards($b), '1,1', 'and the batch is whole');
 is(on_shards(q{SELECT count(*) FROM pg_prepared_xacts}), '0,0', 'with nothing left prepared');
 

@@ -114,6 +114,13 @@ like($err, qr/cannot execute a write to column family Blog.Posts in a read-only 
 	'a map that writes through a function is refused too');
 is($node{shard1}->safe_psql('postgres', q{SELECT count(*) FROM cfstore.get_slice('Blog', 'Posts', 'mapped')}), 0,
 	'and wrote nothing');
+# a map's settings end with it: the shards' connections, the cluster user's, keep theirs
+is($co->safe_psql('postgres', qq{SET ROLE alice;
+  SELECT count(*) FROM jsonb_each(cfstore_shard.map_reduce('Blog', 'Posts',
+    \$\$SELECT set_config('statement_timeout', '1234', false), 1\$\$, 'sum(value)'));
+  SELECT cfstore_shard.map_reduce('Blog', 'Posts', \$\$SELECT current_setting('statement_timeout'), 1\$\$,
+    'sum(value)') -> 'result' -> 0 ->> '_id'}) =~ s/^\d+\n//r, '0',
+  'a map\'s set_config does not outlive it on the shards');
 ($ret, $out, $err) = $co->psql('postgres', qq{SET ROLE alice; SELECT cfstore_shard.map_reduce('Blog', 'Posts', $map, 'sum(value)', 'Nope')});
 like($err, qr/unconfigured columnfamily Nope/, 'an unknown output column family is refused');
 

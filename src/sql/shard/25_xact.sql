@@ -24,23 +24,33 @@ BEGIN
   FOR s IN SELECT * FROM cfstore_shard.server ORDER BY name LOOP
     server := s.name;
     BEGIN
+      -- only what this coordinator prepared there: the cluster's user's
+      -- transactions whose gid has the exact form make_gid gives
+      -- (src/shard/cfshard_xact.c), so that another role's PREPARE TRANSACTION
+      -- under a look-alike gid is neither finished nor in the way
       FOR g IN EXECUTE format('SELECT t.gid FROM %s.dblink($1, $2) AS t(gid text)', dl)
           USING cfstore_shard._conninfo(s),
-                format('SELECT gid FROM pg_catalog.pg_prepared_xacts WHERE starts_with(gid, %L) ORDER BY gid', prefix)
+                format('SELECT gid FROM pg_catalog.pg_prepared_xacts WHERE owner = current_user '
+                       'AND gid ~ %L ORDER BY gid', '^' || prefix || '[1-9][0-9]{0,19}_' || s.name || '$')
       LOOP
         gid := g;
-        status := pg_catalog.pg_xact_status(split_part(substr(g, length(prefix) + 1), '_', 1)::xid8);
-        IF status = 'committed' THEN
-          EXECUTE format('SELECT %s.dblink_exec($1, $2)', dl) USING cfstore_shard._conninfo(s), format('COMMIT PREPARED %L', g);
-          action := 'committed';
-        ELSIF status = 'aborted' THEN
-          EXECUTE format('SELECT %s.dblink_exec($1, $2)', dl) USING cfstore_shard._conninfo(s), format('ROLLBACK PREPARED %L', g);
-          action := 'rolled back';
-        ELSIF status = 'in progress' THEN
-          action := 'left alone: its transaction is still running here';
-        ELSE
-          action := 'left alone: its transaction is too old to be known here';
-        END IF;
+        BEGIN
+          status := pg_catalog.pg_xact_status(split_part(substr(g, length(prefix) + 1), '_', 1)::xid8);
+          IF status = 'committed' THEN
+            EXECUTE format('SELECT %s.dblink_exec($1, $2)', dl) USING cfstore_shard._conninfo(s), format('COMMIT PREPARED %L', g);
+            action := 'committed';
+          ELSIF status = 'aborted' THEN
+            EXECUTE format('SELECT %s.dblink_exec($1, $2)', dl) USING cfstore_shard._conninfo(s), format('ROLLBACK PREPARED %L', g);
+            action := 'rolled back';
+          ELSIF status = 'in progress' THEN
+            action := 'left alone: its transaction is still running here';
+          ELSE
+            action := 'left alone: its transaction is too old to be known here';
+          END IF;
+        EXCEPTION WHEN OTHERS THEN
+          -- one gid that cannot be finished does not keep the others of the server
+          action := 'left alone: ' || SQLERRM;
+        END;
         RETURN NEXT;
       END LOOP;
     EXCEPTION WHEN OTHERS THEN
