@@ -19,8 +19,9 @@
  *
  * The map and the reduce are SQL text, so they run with no more rights
  * than the keyspace's owner has: as that role (named by the coordinator,
- * who has checked its caller has that owner's privileges; it must own the
- * keyspace's schema here too), in a security-restricted operation, where
+ * who has checked its caller has that owner's privileges; on a shard it
+ * must be able to read the column family, which cfstore._grant_reader
+ * lets it do), in a security-restricted operation, where
  * SET ROLE and the like are refused, read-only, and in a settings nest
  * level of its own, so that what it sets (set_config) ends with it
  * instead of staying on the cluster user's connection.  Each must be one
@@ -107,7 +108,6 @@ cfstore_map_local(PG_FUNCTION_ARGS)
 	char	   *reduce = text_to_cstring(PG_GETARG_TEXT_PP(4));
 	Oid			run_as = get_role_oid(NameStr(*PG_GETARG_NAME(5)), false);
 	const CfColumnFamily *cf = cfCatalogLookup(keyspace, column_family);
-	Oid			nsp = get_namespace_oid(keyspace, false);
 	Datum	   *elems;
 	int			nelems;
 	int32		part;
@@ -136,10 +136,11 @@ cfstore_map_local(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("column family %s.%s has no foreign table \"%s\".\"%s\" on this shard",
 						keyspace, column_family, keyspace, column_family)));
-	if (!pg_namespace_ownercheck(nsp, run_as))
+	if (pg_class_aclcheck(cfFdwCanonicalTable(keyspace, column_family), run_as, ACL_SELECT) != ACLCHECK_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("role %s does not own keyspace %s here", GetUserNameFromId(run_as, false), keyspace)));
+				 errmsg("role %s may not read column family %s.%s here",
+						GetUserNameFromId(run_as, false), keyspace, column_family)));
 	cfMapReduceCheck("map", map);
 	cfMapReduceCheck("reduce", reduce);
 	sql = psprintf("WITH docs AS MATERIALIZED ("

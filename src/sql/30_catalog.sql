@@ -181,6 +181,20 @@ BEGIN
   END IF;
 END $$;
 
+-- On a shard server, where a sharded keyspace and its column families are
+-- the cluster user's (src/sql/shard/20_ddl.sql): let the coordinator's
+-- keyspace owner, reader, read a column family, as the map of a map-reduce
+-- job does (src/api/cfmapreduce.c).  Runs as its caller, whose GRANTs
+-- PostgreSQL checks.
+CREATE FUNCTION cfstore._grant_reader(keyspace text, column_family text, reader text) RETURNS void
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  EXECUTE format('GRANT USAGE ON SCHEMA %I TO %I', keyspace, reader);
+  EXECUTE format('GRANT SELECT ON %s TO %I', cfstore._storage_relation(keyspace, column_family), reader);
+  EXECUTE format('GRANT SELECT ON %I.%I TO %I', keyspace, column_family, reader);
+END $$;
+
 -- Serialise catalog DDL (see the design note above).
 CREATE FUNCTION cfstore._lock_catalog() RETURNS void
 LANGUAGE sql
@@ -762,6 +776,8 @@ BEGIN
   PERFORM cfstore._on_shards(keyspace, 'create_column_family', keyspace, column_family, column_type, cmp, subcmp,
                              keycls, defcls, column_metadata::text, gc_grace_seconds::text,
                              default_time_to_live::text, comment, compression_options::text);
+  PERFORM cfstore._on_shards(keyspace, '_grant_reader', keyspace, column_family,
+                             (SELECT pg_get_userbyid(n.nspowner) FROM pg_namespace n WHERE n.nspname = keyspace));
 END $$;
 CREATE FUNCTION cfstore.create_column_family(
     keyspace text, column_family text, column_type text DEFAULT 'Standard',

@@ -33,6 +33,8 @@ BEGIN
                 '_read_slice', '_read_row_keys',
                 -- the deletion of a range of columns (DELETE privilege checked, src/api/cfmutate.c)
                 '_remove_range',
+                -- a keyspace owner's GRANTs of a column family of theirs (PostgreSQL checks them)
+                '_grant_reader',
                 -- conversions of values (tests)
                 '_arg_bytes', '_arg_bytes_array')
   LOOP

@@ -130,8 +130,8 @@ SELECT is(ARRAY(SELECT DISTINCT p.proname::text COLLATE "C" FROM pg_proc p
           ARRAY['_arg_bytes', '_arg_bytes_array', '_batch_check_name', '_batch_delete_range', '_batch_int',
                 '_batch_members', '_batch_mutation', '_batch_shape_error', '_batch_text', '_cf_def',
                 '_check_cache_size', '_check_keyspace_exists', '_column_family_info', '_cql_define', '_error',
-                '_foreign_table', '_foreign_table_ddl', '_ks_def', '_read_row_keys', '_read_slice',
-                '_remove_range', '_storage_conf_type', '_storage_relation', '_strategy_class', '_thrift_bytes',
+                '_foreign_table', '_foreign_table_ddl', '_grant_reader', '_ks_def', '_read_row_keys',
+                '_read_slice', '_remove_range', '_storage_conf_type', '_storage_relation', '_strategy_class', '_thrift_bytes',
                 '_type_components'],
           'the internal functions PUBLIC may execute');
 SELECT is(ARRAY(SELECT p.proname::text FROM pg_proc p

@@ -92,12 +92,16 @@ BEGIN
         HINT = 'Sharding places a keyspace on the shards; it moves no data.  Shard it while it is empty.';
     END IF;
   END LOOP;
-  owner := (SELECT nspowner::regrole::text FROM pg_catalog.pg_namespace WHERE nspname = keyspace);
+  -- on the shards the keyspace stays the cluster user's, who reads it by
+  -- name for every query here: its owner there could otherwise put a view
+  -- calling their function in a column family's place.  The owner reads
+  -- it there only for the maps of map_reduce (cfstore._grant_reader).
+  owner := (SELECT pg_catalog.pg_get_userbyid(nspowner) FROM pg_catalog.pg_namespace WHERE nspname = keyspace);
   statements := ARRAY[
-    cfstore_shard._call('create_keyspace', keyspace, ks.strategy_options ->> 'replication_factor', ks.strategy_class),
-    format('ALTER SCHEMA %I OWNER TO %s', keyspace, owner)];
+    cfstore_shard._call('create_keyspace', keyspace, ks.strategy_options ->> 'replication_factor', ks.strategy_class)];
   FOR cf IN SELECT * FROM cfstore.column_family c WHERE c.keyspace = ks.name ORDER BY c.id LOOP
-    statements := statements || cfstore_shard._create_column_family_call(cf);
+    statements := statements || cfstore_shard._create_column_family_call(cf)
+                  || cfstore_shard._call('_grant_reader', cf.keyspace, cf.name, owner);
   END LOOP;
   PERFORM cfstore_shard._apply(statements);
   UPDATE cfstore.keyspace k SET placement = 'shards' WHERE k.name = keyspace;
