@@ -573,6 +573,7 @@ take_cql_cell(CfFdwScanState *st, const CfOutCell *c)
 
 		oc->name = copy_bytes(c->name);
 		oc->value = copy_bytes(c->value);
+		oc->writetime = c->writetime;
 		st->objcells = lappend(st->objcells, oc);
 	}
 

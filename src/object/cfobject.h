@@ -48,11 +48,12 @@ typedef struct CfObjStep
 	int			index;
 } CfObjStep;
 
-/* A cell of an object: its name and value. */
+/* A cell of an object: its name, value and timestamp. */
 typedef struct CfObjCell
 {
 	bytea	   *name;
 	bytea	   *value;
+	int64		writetime;
 } CfObjCell;
 
 /* How a column family keys its objects (cfobject.c). */

@@ -72,6 +72,22 @@ SELECT count(cfstore.put_object('shop', 'docs', v.doc, '{owner,n}')) FROM
   (VALUES ('{"owner": "cat", "n": 1, "arr": [1, 2, 3], "x": {"y": 1}}'::jsonb),
           ('{"owner": "cat", "n": 1, "arr": [9], "x": 2}')) v(doc);
 SELECT cfstore.get_object('shop', 'docs', '{"owner": "cat", "n": 1}');
+-- a subtree replaced with stale leaves under it: one range tombstone over
+-- it, one microsecond older than the new leaves, which also hides a leaf
+-- written there later with an older timestamp; a stale leaf as new as the
+-- write gets a tombstone of its own; a scalar field replaced, a tombstone
+SELECT cfstore.create_column_family('shop', 'trees', comparator => 'CompositeType(LongType, UTF8Type)',
+       key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type');
+SELECT cfstore.put_object('shop', 'trees', '{"owner": "dan", "n": 1, "items": [{"a": 1, "b": 2}, {"a": 3}, [4, 5]], "s": {"t": 1}, "k": 1}',
+                          '{owner,n}', writetime => 100);
+SELECT cfstore.put_object('shop', 'trees', '{"owner": "dan", "n": 1, "items": [{"a": 9}], "s": {"t": 7, "u": 8}}', '{owner,n}', writetime => 100);
+SELECT cfstore.put_object('shop', 'trees', '{"owner": "dan", "n": 1, "items": [{"b": 0}], "s": 2, "k": {"z": 1}}', '{owner,n}', writetime => 200);
+SELECT cfstore.get_object('shop', 'trees', '{"owner": "dan", "n": 1}');
+-- 4 stale leaves as new as the second write; then the subtrees items and s, and the scalar k
+SELECT tombstones FROM cfstore.stats('shop', 'trees');
+SELECT cfstore.insert('shop', 'trees', 'dan', '1:items.[2]'::text, '"late"', writetime => 150);
+SELECT cfstore.insert('shop', 'trees', 'dan', '1:items.[3]'::text, '"later"', writetime => 250);
+SELECT cfstore.get_object('shop', 'trees', '{"owner": "dan", "n": 1}');
 -- TTL and writetime are the cells'
 SELECT cfstore.put_object('shop', 'docs', '{"owner": "bob", "n": 1, "a": 1}', '{owner,n}', writetime => 5, ttl => 3600);
 SELECT column_name, writetime, ttl FROM cfstore.get_slice('shop', 'docs', 'bob'::text);
