@@ -29,6 +29,7 @@
  */
 #include "postgres.h"
 
+#include "common/hashfn.h"
 #include "utils/memutils.h"
 
 #include "storage/cfstorage.h"
@@ -147,31 +148,172 @@ finish_after(const CfType *cmp, const CfRangeDel *a, const CfRangeDel *b)
 	return cfTypeCompare(cmp, a->finish, a->finishlen, b->finish, b->finishlen) > 0;
 }
 
-/* qsort_arg: ranges by start. */
+/* What the sort of a set's indexes compares with. */
+typedef struct CfRangeSortArg
+{
+	const CfType *cmp;
+	const CfRangeDel *items;
+} CfRangeSortArg;
+
+/* qsort_arg: indexes of ranges, by their ranges' starts. */
 static int
 start_cmp(const void *a, const void *b, void *arg)
 {
-	const CfRangeDel *ra = a;
-	const CfRangeDel *rb = b;
+	const CfRangeSortArg *sa = arg;
+	const CfRangeDel *ra = &sa->items[*(const int *) a];
+	const CfRangeDel *rb = &sa->items[*(const int *) b];
 
-	return cfTypeCompare((const CfType *) arg, ra->start, ra->startlen, rb->start, rb->startlen);
+	return cfTypeCompare(sa->cmp, ra->start, ra->startlen, rb->start, rb->startlen);
 }
 
 /* The fewest ranges looked up one by one: more are sorted first. */
 #define CF_RANGE_SORT_MIN 8
 
-/* Sort the ranges of d by start and note, for each, the furthest finish up to it. */
+/*
+ * Sorting is most of a slice's work once a row holds hundreds of range
+ * tombstones (the rows a CQL3 partition has had deleted), and a row's set
+ * seldom changes between reads.  So the backend keeps the order of the last
+ * sets it sorted, each under an exact image of the set: the comparator's
+ * shape, then each range's timestamp and bounds, in the order they were
+ * read.  A set read again, the same in every byte, takes its order from
+ * there instead of being sorted.
+ */
+#define CF_RANGE_ORDERS 8
+#define CF_RANGE_ORDER_MAX_IMAGE (1024 * 1024)
+
+typedef struct CfRangeOrder
+{
+	uint32		hash;
+	Size		len;			/* of image; 0: an empty slot */
+	char	   *image;
+	int			n;
+	int		   *perm;			/* perm[i]: the read position of the i-th by start */
+	int		   *reach;			/* as CfRangeDels.reach, over the sorted order */
+} CfRangeOrder;
+
+static CfRangeOrder range_orders[CF_RANGE_ORDERS];
+static int	range_order_next;
+static MemoryContext range_order_cxt;
+
+/* Append the shape of a comparator (its kinds, depth first) to buf. */
+static void
+type_image(StringInfo buf, const CfType *t)
+{
+	int			kind = (int) t->kind;
+
+	appendBinaryStringInfo(buf, (const char *) &kind, sizeof(int));
+	appendBinaryStringInfo(buf, (const char *) &t->nsub, sizeof(int));
+	for (int i = 0; i < t->nsub; i++)
+		type_image(buf, t->sub[i]);
+}
+
+/* The image of the set of d under comparator cmp (see CfRangeOrder). */
+static void
+set_image(StringInfo buf, const CfRangeDels *d, const CfType *cmp)
+{
+	type_image(buf, cmp);
+	for (int i = 0; i < d->n; i++)
+	{
+		const CfRangeDel *r = &d->items[i];
+
+		appendBinaryStringInfo(buf, (const char *) &r->writetime, sizeof(int64));
+		appendBinaryStringInfo(buf, (const char *) &r->startlen, sizeof(int));
+		appendBinaryStringInfo(buf, (const char *) r->start, r->startlen);
+		appendBinaryStringInfo(buf, (const char *) &r->finishlen, sizeof(int));
+		appendBinaryStringInfo(buf, (const char *) r->finish, r->finishlen);
+	}
+}
+
+/* The order kept for this image, or NULL. */
+static const CfRangeOrder *
+order_find(const StringInfoData *img, uint32 hash, int n)
+{
+	for (int i = 0; i < CF_RANGE_ORDERS; i++)
+	{
+		const CfRangeOrder *o = &range_orders[i];
+
+		if (o->len == (Size) img->len && o->hash == hash && o->n == n &&
+			memcmp(o->image, img->data, img->len) == 0)
+			return o;
+	}
+	return NULL;
+}
+
+/* Keep an order under its image, in place of the oldest kept. */
+static void
+order_keep(const StringInfoData *img, uint32 hash, int n, const int *perm, const int *reach)
+{
+	CfRangeOrder *o;
+
+	if (img->len > CF_RANGE_ORDER_MAX_IMAGE)
+		return;
+	if (range_order_cxt == NULL)
+		range_order_cxt = AllocSetContextCreate(TopMemoryContext, "cfstore range tombstone orders",
+												ALLOCSET_SMALL_SIZES);
+	o = &range_orders[range_order_next];
+	range_order_next = (range_order_next + 1) % CF_RANGE_ORDERS;
+	if (o->len > 0)
+	{
+		pfree(o->image);
+		pfree(o->perm);
+		pfree(o->reach);
+		o->len = 0;
+	}
+	o->image = MemoryContextAlloc(range_order_cxt, img->len);
+	o->perm = MemoryContextAlloc(range_order_cxt, sizeof(int) * n);
+	o->reach = MemoryContextAlloc(range_order_cxt, sizeof(int) * n);
+	memcpy(o->image, img->data, img->len);
+	memcpy(o->perm, perm, sizeof(int) * n);
+	memcpy(o->reach, reach, sizeof(int) * n);
+	o->hash = hash;
+	o->n = n;
+	o->len = img->len;
+}
+
+/*
+ * Sort the ranges of d by start and note, for each, the furthest finish up
+ * to it; or take both from the order kept for the same set.
+ */
 static void
 ranges_sort(CfRangeDels *d, const CfType *cmp)
 {
 	MemoryContext old = MemoryContextSwitchTo(d->cxt);
+	StringInfoData img;
+	uint32		hash;
+	const CfRangeOrder *kept;
+	int		   *perm;
+	int		   *reach = palloc(sizeof(int) * d->n);
+	CfRangeDel *sorted = palloc(sizeof(CfRangeDel) * d->n);
 
-	qsort_arg(d->items, d->n, sizeof(CfRangeDel), start_cmp, (void *) cmp);
-	d->reach = d->reach ? repalloc(d->reach, sizeof(int) * d->max) : palloc(sizeof(int) * d->max);
+	initStringInfo(&img);
+	set_image(&img, d, cmp);
+	hash = hash_bytes((const unsigned char *) img.data, img.len);
+	kept = order_find(&img, hash, d->n);
+	if (kept != NULL)
+	{
+		perm = kept->perm;
+		memcpy(reach, kept->reach, sizeof(int) * d->n);
+	}
+	else
+	{
+		CfRangeSortArg arg = {cmp, d->items};
+
+		perm = palloc(sizeof(int) * d->n);
+		for (int i = 0; i < d->n; i++)
+			perm[i] = i;
+		qsort_arg(perm, d->n, sizeof(int), start_cmp, &arg);
+		for (int i = 0; i < d->n; i++)
+			reach[i] = (i == 0 || finish_after(cmp, &d->items[perm[i]], &d->items[perm[reach[i - 1]]]))
+				? i : reach[i - 1];
+		order_keep(&img, hash, d->n, perm, reach);
+	}
 	for (int i = 0; i < d->n; i++)
-		d->reach[i] = (i == 0 || finish_after(cmp, &d->items[i], &d->items[d->reach[i - 1]]))
-			? i : d->reach[i - 1];
+		sorted[i] = d->items[perm[i]];
+	d->items = sorted;
+	d->max = d->n;
+	d->reach = reach;
 	d->sorted = true;
+	pfree(img.data);
 	MemoryContextSwitchTo(old);
 }
 

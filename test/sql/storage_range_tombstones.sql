@@ -121,11 +121,37 @@ SELECT (SELECT count(*) FROM many_model) AS live,
        IS NOT DISTINCT FROM (SELECT string_agg(column_name, ' ') FROM cfstore.get_slice('rt', 'Many', 'k', 'n120', NULL::text, false, 1000)) AS from_inside,
        (SELECT string_agg(name, ' ' ORDER BY name COLLATE "C") FROM many_model)
        IS NOT DISTINCT FROM (SELECT string_agg(column_name, ' ') FROM cfstore.get_range_slices('rt', 'Many', count => 1000)) AS scan;
+-- the set read again is not sorted again (the backend keeps its order);
+-- one more range makes it another set
+INSERT INTO many_ranges VALUES ('n150', 'n152', 40);
+SELECT cfstore._remove_range('rt', 'Many', 'k', 'n150', 'n152', 40);
+SELECT (SELECT count(*) FROM many_model) AS live,
+       (SELECT string_agg(name, ' ' ORDER BY name COLLATE "C") FROM many_model)
+       IS NOT DISTINCT FROM (SELECT string_agg(column_name, ' ') FROM cfstore.get_slice('rt', 'Many', 'k', count => 1000)) AS forwards,
+       (SELECT string_agg(name, ' ' ORDER BY name COLLATE "C" DESC) FROM many_model)
+       IS NOT DISTINCT FROM (SELECT string_agg(column_name, ' ') FROM cfstore.get_slice('rt', 'Many', 'k', reversed => true, count => 1000)) AS backwards;
+-- another row with as many ranges, the first row's mirrored (so in another
+-- order), read in turn with the first
+CREATE TEMP TABLE k2_ranges AS
+  SELECT CASE WHEN hi = '' THEN '' ELSE 'n' || lpad((199 - substr(hi, 2)::int)::text, 3, '0') END AS lo,
+         'n' || lpad((199 - substr(lo, 2)::int)::text, 3, '0') AS hi, ts
+    FROM many_ranges;
+SELECT count(cfstore.insert('rt', 'Many', 'k2', name, 'v' || ts, writetime => ts)) FROM many_cells;
+SELECT count(cfstore._remove_range('rt', 'Many', 'k2', nullif(lo, ''), hi, ts)) FROM k2_ranges;
+CREATE TEMP VIEW k2_model AS
+  SELECT c.name FROM many_cells c
+   WHERE NOT EXISTS (SELECT FROM k2_ranges r
+                      WHERE c.name >= r.lo COLLATE "C" AND (r.hi = '' OR c.name <= r.hi COLLATE "C") AND r.ts >= c.ts);
+SELECT k, (SELECT string_agg(name, ' ' ORDER BY name COLLATE "C") FROM (SELECT name FROM many_model WHERE k = 'k'
+                                                                          UNION ALL SELECT name FROM k2_model WHERE k = 'k2') m)
+          IS NOT DISTINCT FROM (SELECT string_agg(column_name, ' ') FROM cfstore.get_slice('rt', 'Many', k, count => 1000)) AS agrees
+  FROM unnest(ARRAY['k', 'k2', 'k', 'k2']) k;
 SELECT cfstore._storage_relation('rt', 'Many') AS many_rel \gset
 VACUUM :many_rel;
 SELECT (SELECT string_agg(name, ' ' ORDER BY name COLLATE "C") FROM many_model)
        IS NOT DISTINCT FROM (SELECT string_agg(column_name, ' ') FROM cfstore.get_slice('rt', 'Many', 'k', count => 1000)) AS after_vacuum,
-       (SELECT live_cells FROM cfstore.stats('rt', 'Many')) = (SELECT count(*) FROM many_model) AS vacuum_kept_the_live;
+       (SELECT live_cells FROM cfstore.stats('rt', 'Many')) = (SELECT count(*) FROM many_model) + (SELECT count(*) FROM k2_model)
+         AS vacuum_kept_the_live;
 SELECT cfstore.verify('rt', 'Many');
 
 -- 7. bad input: nothing written
