@@ -83,7 +83,38 @@ cfRangeDelsInit(CfRangeDels *d, MemoryContext parent)
 	d->parent = parent;
 }
 
-/* Add the range tombstone cell (cfCellIsRangeDel) of block blkno to d, copying its bounds. */
+/*
+ * Keep in d only the ranges that share a name with [lo, hi] under cmp
+ * (NULL or empty: unbounded on that side), the names a slice may read: the
+ * others cannot delete what it returns.
+ */
+void
+cfRangeDelsWindow(CfRangeDels *d, const CfType *cmp, const bytea *lo, const bytea *hi)
+{
+	d->wcmp = cmp;
+	d->wlo = (lo != NULL && VARSIZE_ANY_EXHDR(lo) > 0) ? lo : NULL;
+	d->whi = (hi != NULL && VARSIZE_ANY_EXHDR(hi) > 0) ? hi : NULL;
+}
+
+/* Whether range r shares a name with d's window (it starts at or before its end, and ends at or after its start). */
+static bool
+in_window(const CfRangeDels *d, const CfRangeDel *r)
+{
+	if (d->whi != NULL && r->startlen > 0 &&
+		cfTypeCompare(d->wcmp, r->start, r->startlen,
+					  (const uint8 *) VARDATA_ANY(d->whi), VARSIZE_ANY_EXHDR(d->whi)) > 0)
+		return false;
+	if (d->wlo != NULL && r->finishlen > 0 &&
+		cfTypeCompare(d->wcmp, r->finish, r->finishlen,
+					  (const uint8 *) VARDATA_ANY(d->wlo), VARSIZE_ANY_EXHDR(d->wlo)) < 0)
+		return false;
+	return true;
+}
+
+/*
+ * Add the range tombstone cell (cfCellIsRangeDel) of block blkno to d,
+ * copying its bounds, unless it is outside d's window.
+ */
 void
 cfRangeDelsAdd(CfRangeDels *d, Relation rel, BlockNumber blkno, const CfCell *cell)
 {
@@ -99,6 +130,11 @@ cfRangeDelsAdd(CfRangeDels *d, Relation rel, BlockNumber blkno, const CfCell *ce
 	old = MemoryContextSwitchTo(d->cxt);
 	value = cfCellValue(rel, cell, &len);
 	cfRangeDelDecode(rel, blkno, value, len, &r);
+	if (d->wcmp != NULL && !in_window(d, &r))
+	{
+		MemoryContextSwitchTo(old);
+		return;
+	}
 	copy = palloc(r.startlen + r.finishlen + 1);
 	memcpy(copy, r.start, r.startlen);
 	memcpy(copy + r.startlen, r.finish, r.finishlen);

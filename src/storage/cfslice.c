@@ -140,6 +140,10 @@ cfSliceBegin(Relation rel, const CfSliceSpec *spec, Snapshot snapshot)
 	s->finish = spec->finish ? (bytea *) pg_detoast_datum_copy((struct varlena *) spec->finish) : NULL;
 	s->count = spec->count;
 	s->sc_markers_known = !(s->mode == CF_READ_COLUMNS && s->is_super);
+	/* the row's range tombstones that can delete what the slice reads */
+	if (s->mode == CF_READ_COLUMNS && !s->is_super)
+		cfRangeDelsWindow(&s->ranges, s->info->order.namecmp,
+						  s->backward ? s->finish : s->start, s->backward ? s->start : s->finish);
 	if (s->count <= 0)
 		s->done = true;
 	slice_start(s, &pos);

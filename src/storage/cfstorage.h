@@ -431,6 +431,10 @@ typedef struct CfRangeDels
 	int			max;
 	bool		sorted;			/* items are by start, reach holds */
 	int		   *reach;			/* reach[i]: the item of 0..i whose finish is last */
+	/* a slice's names (cfRangeDelsWindow): ranges outside them are not kept */
+	const CfType *wcmp;			/* NULL: no window */
+	const bytea *wlo;			/* NULL: from the row's beginning */
+	const bytea *whi;			/* NULL: to the row's end */
 	MemoryContext cxt;			/* created under parent at the first one */
 	MemoryContext parent;
 } CfRangeDels;
@@ -441,6 +445,7 @@ extern void cfRangeDelDecode(Relation rel, BlockNumber blkno, const uint8 *value
 extern void cfRangeDelsInit(CfRangeDels *d, MemoryContext parent);
 extern void cfRangeDelsAdd(CfRangeDels *d, Relation rel, BlockNumber blkno, const CfCell *cell);
 extern void cfRangeDelsReset(CfRangeDels *d);
+extern void cfRangeDelsWindow(CfRangeDels *d, const CfType *cmp, const bytea *lo, const bytea *hi);
 extern int64 cfRangeDelsAt(CfRangeDels *d, const CfType *cmp, const uint8 *name, int len, int64 floor);
 
 /* ---------------------------------------------------------------------
