@@ -29,6 +29,7 @@
  */
 #include "postgres.h"
 
+#include "access/nbtree.h"
 #include "access/table.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
@@ -123,6 +124,27 @@ column_equality(Node *quals, Index rti, AttrNumber attno, Oid eq, Oid type, Oid 
 	return false;
 }
 
+/*
+ * Whether values of type that are equal under its = (with collation) are
+ * the same datum, as btree's "equal image" support function says: then
+ * every value a query's equality stands for gives one row_key() text, and
+ * so one partition.  Not for numeric (1.5 = 1.50), float (0 = -0), nor
+ * a nondeterministic collation; such a part's key is not routed.
+ */
+static bool
+equal_image(Oid type, Oid collid)
+{
+	Oid			opclass = GetDefaultOpClass(type, BTREE_AM_OID);
+	Oid			opcintype;
+	Oid			proc;
+
+	if (!OidIsValid(opclass))
+		return false;
+	opcintype = get_opclass_input_type(opclass);
+	proc = get_opfamily_proc(get_opclass_family(opclass), opcintype, opcintype, BTEQUALIMAGE_PROC);
+	return OidIsValid(proc) && DatumGetBool(OidFunctionCall1Coll(proc, collid, ObjectIdGetDatum(opcintype)));
+}
+
 /* What bind_columns needs: the query's top-level quals, the table's range table index. */
 typedef struct CfBindContext
 {
@@ -135,7 +157,8 @@ typedef struct CfBindContext
 /*
  * A partition key expression with each column of the table replaced by
  * the constant a top-level equality (with the type's own = operator) gives
- * it; cx->bound false if some column has none.
+ * it; cx->bound false if some column has none, or is of a type whose equal
+ * values can differ (equal_image).
  */
 static Node *
 bind_columns(Node *node, CfBindContext *cx)
@@ -152,7 +175,8 @@ bind_columns(Node *node, CfBindContext *cx)
 		int16		typlen;
 		bool		typbyval;
 
-		if (!column_equality(cx->quals, cx->rti, v->varattno, eq, v->vartype, v->varcollid, cx->params, &value))
+		if (!equal_image(v->vartype, v->varcollid) ||
+			!column_equality(cx->quals, cx->rti, v->varattno, eq, v->vartype, v->varcollid, cx->params, &value))
 		{
 			cx->bound = false;
 			return node;
