@@ -12,7 +12,7 @@
 -- not executable by PUBLIC; storage relations cannot change shape, not
 -- even by their owner.  Every refused attempt is 42501 unless noted.
 BEGIN;
-SELECT plan(121);
+SELECT plan(123);
 
 CREATE ROLE regress_sec_alice;
 CREATE ROLE regress_sec_member IN ROLE regress_sec_alice;
@@ -155,6 +155,13 @@ SELECT throws_ok($$SELECT * FROM cfstore._read_row_keys('SecA', 'Std', NULL, tru
                  '42501', 'permission denied for column family SecA.Std', 'mallory: _read_row_keys');
 SELECT throws_ok($$SELECT cfstore._remove_range('SecA', 'Std', 'k1', 'a', 'z')$$,
                  '42501', 'permission denied for column family SecA.Std', 'mallory: _remove_range');
+SET LOCAL client_min_messages = error;
+SELECT throws_ok($$SELECT cfstore._grant_reader('SecA', 'Std', 'regress_sec_mallory')$$, '42501', NULL,
+                 'mallory: _grant_reader runs her GRANTs, which PostgreSQL refuses');
+RESET client_min_messages;
+SELECT ok(NOT has_table_privilege('regress_sec_mallory', cfstore._storage_relation('SecA', 'Std'), 'SELECT')
+          AND NOT has_schema_privilege('regress_sec_mallory', 'SecA', 'CREATE'),
+          'which grant her nothing on alice''s column family');
 SELECT throws_ok($$SELECT cfstore.cql('SELECT * FROM "Std"', 'SecA')$$,
                  '42501', 'permission denied for column family SecA.Std', 'mallory: cql SELECT');
 SELECT throws_ok($$SELECT cfstore.cql($c$SELECT * FROM "Std" WHERE state = ''$c$, 'SecA')$$,
