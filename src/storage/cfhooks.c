@@ -113,6 +113,27 @@ refuse_if_storage(RangeVar *rv, const char *what)
 		refuse_storage_ddl(rv, what);
 }
 
+/*
+ * Refuse to attach or detach a partition of a sharded column family's
+ * table (schema cfstore_shard, src/shard/cfshard_table.c): each reads one
+ * shard server's rows, and the table must keep one per server, or its
+ * reads miss rows and its writes fail.  PostgreSQL lets the parent's owner
+ * detach a partition that is not theirs.
+ */
+static void
+refuse_if_shard_partition(RangeVar *rv)
+{
+	Oid			relid = RangeVarGetRelid(rv, NoLock, true);
+	Oid			nsp = get_namespace_oid("cfstore_shard", true);
+
+	if (OidIsValid(relid) && OidIsValid(nsp) && get_rel_namespace(relid) == nsp)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("cannot attach or detach partition \"%s\" of a sharded column family's table", rv->relname),
+				 errdetail("Each partition reads one shard server's rows; the table keeps one per server."),
+				 errhint("Change the cluster with the cfstore_shard functions.")));
+}
+
 /* Whether an ALTER TABLE subcommand leaves a storage relation's columns and rows alone. */
 static bool
 harmless_alter(AlterTableType subtype)
@@ -150,7 +171,10 @@ check_alter_table(AlterTableStmt *stmt)
 			refuse_storage_ddl(stmt->relation, "alter");
 		if ((cmd->subtype == AT_AttachPartition || cmd->subtype == AT_DetachPartition) &&
 			IsA(cmd->def, PartitionCmd))
+		{
 			refuse_if_storage(((PartitionCmd *) cmd->def)->name, "attach or detach");
+			refuse_if_shard_partition(((PartitionCmd *) cmd->def)->name);
+		}
 		if (cmd->subtype == AT_AddInherit && IsA(cmd->def, RangeVar))
 			refuse_if_storage((RangeVar *) cmd->def, "inherit from");
 	}

@@ -291,6 +291,9 @@ is($co->safe_psql('postgres', qq{SELECT pg_get_userbyid(relowner) FROM pg_class 
 ($ret, $out, $err) = $co->psql('postgres', qq{SET ROLE ksowner;
   ALTER FOREIGN TABLE $owned_part OPTIONS (SET schema_name 'pg_catalog', SET table_name 'pg_authid')});
 like($err, qr/must be owner of foreign table/, 'the keyspace owner cannot point a partition at another remote table');
+($ret, $out, $err) = $co->psql('postgres', qq{SET ROLE ksowner; ALTER TABLE "Owned"."T" DETACH PARTITION $owned_part});
+like($err, qr/cannot attach or detach partition "cf_\d+_\w+" of a sharded column family's table/,
+  'nor detach a partition from its table');
 # update_column_family of a sharded table makes the table again: what the
 # keyspace owner put in its place does not run as the partitions' owner
 $co->safe_psql('postgres', q{SET ROLE ksowner;
