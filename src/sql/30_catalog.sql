@@ -191,8 +191,8 @@ LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
   EXECUTE format('GRANT USAGE ON SCHEMA %I TO %I', keyspace, reader);
+  -- the foreign table's ACL follows (cfstore_acl_mirror, src/fdw/cffdw_acl.c)
   EXECUTE format('GRANT SELECT ON %s TO %I', cfstore._storage_relation(keyspace, column_family), reader);
-  EXECUTE format('GRANT SELECT ON %I.%I TO %I', keyspace, column_family, reader);
 END $$;
 
 -- Serialise catalog DDL (see the design note above).
