@@ -22,9 +22,11 @@
  * who has checked its caller has that owner's privileges; on a shard it
  * must be able to read the column family, which cfstore._grant_reader
  * lets it do), in a security-restricted operation, where
- * SET ROLE and the like are refused, read-only, and in a settings nest
- * level of its own, so that what it sets (set_config) ends with it
- * instead of staying on the cluster user's connection.  Each must be one
+ * SET ROLE and the like are refused, read-only, and in a subtransaction
+ * that is always rolled back: what it does that read-only does not stop
+ * (a large object made by lo_from_bytea, a set_config) ends with it
+ * instead of staying on the shard or on the cluster user's connection,
+ * outside the coordinator's transaction.  Each must be one
  * statement or expression, checked by parsing it alone before it is
  * placed in the query.
  *
@@ -44,7 +46,6 @@
 #include "portability/instr_time.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
-#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
@@ -92,6 +93,51 @@ cfMapReduceCheck(const char *what, const char *sql)
 }
 
 /*
+ * Put the map's reduced rows (SPI_tuptable) into rsinfo's tuplestore,
+ * allocating in cxt (a file it spills to is the resource owner's it was
+ * made under, which outlives the map's subtransaction); set *input and
+ * *emit from its row of counts.  Returns the number of keys put.
+ */
+static int64
+cfMapLocalCollect(ReturnSetInfo *rsinfo, int32 part, MemoryContext cxt, int64 *input, int64 *emit)
+{
+	int64		output = 0;
+
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		Datum		values[8];
+		bool		nulls[8] = {false};
+		bool		isnull;
+		char	   *key = SPI_getvalue(tup, desc, 1);
+		MemoryContext old;
+
+		if (key == NULL)
+		{
+			*input = DatumGetInt64(SPI_getbinval(tup, desc, 4, &isnull));
+			*emit = DatumGetInt64(SPI_getbinval(tup, desc, 5, &isnull));
+			if (isnull)
+				*emit = 0;		/* nothing emitted */
+			continue;
+		}
+		old = MemoryContextSwitchTo(cxt);
+		values[0] = Int32GetDatum(part);
+		values[1] = CStringGetTextDatum(key);
+		if (SPI_getvalue(tup, desc, 2) == NULL)
+			nulls[2] = true;
+		else
+			values[2] = CStringGetTextDatum(SPI_getvalue(tup, desc, 2));
+		values[3] = CStringGetTextDatum(SPI_getvalue(tup, desc, 3));
+		nulls[4] = nulls[5] = nulls[6] = nulls[7] = true;
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		MemoryContextSwitchTo(old);
+		output++;
+	}
+	return output;
+}
+
+/*
  * _map_local(parts, keyspace, column_family, map, reduce, run_as): this
  * shard's part of a map-reduce job.  One row per reduced key (part, key,
  * value, value_type), then one row of counts (key NULL: input, emit,
@@ -116,7 +162,7 @@ cfstore_map_local(PG_FUNCTION_ARGS)
 	Oid			save_userid;
 	int			save_sec;
 	bool		save_read_only;
-	int			nestlevel;
+	ResourceOwner owner = CurrentResourceOwner;
 	instr_time	start;
 	instr_time	duration;
 	int64		input = 0;
@@ -158,15 +204,15 @@ cfstore_map_local(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, 0);
 	rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	INSTR_TIME_SET_CURRENT(start);
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	GetUserIdAndSecContext(&save_userid, &save_sec);
-	save_read_only = XactReadOnly;
-	/* settings the map changes (set_config) are undone after it, as a function's SET clause is */
-	nestlevel = NewGUCNestLevel();
-	SetUserIdAndSecContext(run_as, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
+	BeginInternalSubTransaction(NULL);
 	PG_TRY();
 	{
+		if (SPI_connect() != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed");
+		GetUserIdAndSecContext(&save_userid, &save_sec);
+		save_read_only = XactReadOnly;
+		SetUserIdAndSecContext(run_as, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
+
 		/*
 		 * SPI's read_only refuses statements that write, not the functions
 		 * a SELECT calls: the transaction itself is read-only meanwhile, so
@@ -176,48 +222,31 @@ cfstore_map_local(PG_FUNCTION_ARGS)
 		XactReadOnly = true;
 		if (SPI_execute(sql, true, 0) != SPI_OK_SELECT)
 			elog(ERROR, "could not run the map of a map-reduce job");
-	}
-	PG_FINALLY();
-	{
 		XactReadOnly = save_read_only;
 		SetUserIdAndSecContext(save_userid, save_sec);
+		INSTR_TIME_SET_CURRENT(duration);
+		INSTR_TIME_SUBTRACT(duration, start);
+		output = cfMapLocalCollect(rsinfo, part, cxt, &input, &emit);
+		SPI_finish();
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		/* the subtransaction's abort restores the role, read-only state and settings */
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+		ReThrowError(edata);
 	}
 	PG_END_TRY();
-	AtEOXact_GUC(false, nestlevel);
-	INSTR_TIME_SET_CURRENT(duration);
-	INSTR_TIME_SUBTRACT(duration, start);
-	for (uint64 i = 0; i < SPI_processed; i++)
-	{
-		HeapTuple	tup = SPI_tuptable->vals[i];
-		TupleDesc	desc = SPI_tuptable->tupdesc;
-		Datum		values[8];
-		bool		nulls[8] = {false};
-		bool		isnull;
-		char	   *key = SPI_getvalue(tup, desc, 1);
-		MemoryContext old;
-
-		if (key == NULL)
-		{
-			input = DatumGetInt64(SPI_getbinval(tup, desc, 4, &isnull));
-			emit = DatumGetInt64(SPI_getbinval(tup, desc, 5, &isnull));
-			if (isnull)
-				emit = 0;		/* nothing emitted */
-			continue;
-		}
-		old = MemoryContextSwitchTo(cxt);
-		values[0] = Int32GetDatum(part);
-		values[1] = CStringGetTextDatum(key);
-		if (SPI_getvalue(tup, desc, 2) == NULL)
-			nulls[2] = true;
-		else
-			values[2] = CStringGetTextDatum(SPI_getvalue(tup, desc, 2));
-		values[3] = CStringGetTextDatum(SPI_getvalue(tup, desc, 3));
-		nulls[4] = nulls[5] = nulls[6] = nulls[7] = true;
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-		MemoryContextSwitchTo(old);
-		output++;
-	}
-	SPI_finish();
+	/* what the map did is undone; its results are in the tuplestore */
+	RollbackAndReleaseCurrentSubTransaction();
+	MemoryContextSwitchTo(cxt);
+	CurrentResourceOwner = owner;
 	{
 		Datum		values[8] = {Int32GetDatum(part), 0, 0, 0, Int64GetDatum(input), Int64GetDatum(emit),
 		Int64GetDatum(output), Float8GetDatum(INSTR_TIME_GET_MILLISEC(duration))};

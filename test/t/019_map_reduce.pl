@@ -115,6 +115,16 @@ like($err, qr/permission denied for column family Blog.Posts|cannot execute a wr
 	'a map that writes through a function is refused too');
 is($node{shard1}->safe_psql('postgres', q{SELECT count(*) FROM cfstore.get_slice('Blog', 'Posts', 'mapped')}), 0,
 	'and wrote nothing');
+# what read-only does not stop ends with the map: a large object it makes is gone
+is($co->safe_psql('postgres', qq{SET ROLE alice; SELECT cfstore_shard.map_reduce('Blog', 'Posts',
+  \$\$SELECT 'lo', lo_from_bytea(0, 'x')::int % 1\$\$, 'sum(value)') -> 'result'}),
+	'[{"_id": "lo", "value": 0}]', 'a map may make a large object');
+is($node{shard1}->safe_psql('postgres', q{SELECT count(*) FROM pg_largeobject_metadata}), 0,
+	'which does not outlive the map on the shards');
+# a shard's keys outgrow work_mem: its result spills to a file, made before the map and kept past it
+is($co->safe_psql('postgres', qq{SET ROLE alice; SELECT jsonb_array_length(cfstore_shard.map_reduce('Blog', 'Posts',
+  \$\$SELECT row_key::text || repeat('k', 100), 1\$\$, 'sum(value)') -> 'result')}),
+	200000, 'a job of one key per post');
 # a map's settings end with it: the shards' connections, the cluster user's, keep theirs
 is($co->safe_psql('postgres', qq{SET ROLE alice;
   SELECT count(*) FROM jsonb_each(cfstore_shard.map_reduce('Blog', 'Posts',
