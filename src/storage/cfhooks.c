@@ -19,7 +19,8 @@
  * Drop a column family with drop_column_family().  A keyspace's schema is
  * guarded too, as a keyspace belongs to its schema's owner by name: it is
  * neither dropped (DROP SCHEMA, DROP OWNED) nor renamed but by
- * drop_keyspace().
+ * drop_keyspace().  Row-level security is refused on a sharded column
+ * family's table, which the function API does not read.
  *
  * Two hooks run the same check: a ProcessUtility hook, which sees every
  * statement once the library is loaded, and an event trigger at
@@ -134,6 +135,32 @@ refuse_if_shard_partition(RangeVar *rv)
 				 errhint("Change the cluster with the cfstore_shard functions.")));
 }
 
+/*
+ * Refuse row-level security on a sharded column family's table (the
+ * partitioned table of src/shard/cfshard_table.c, which its keyspace's
+ * owner owns): the function API reads and writes the column family on the
+ * shards, where no policy of that table applies, so a policy would filter
+ * SQL only and let its grantees read every row through get_slice.  The
+ * table of a column family that is not sharded is a foreign table, which
+ * cannot have policies either.
+ */
+static void
+refuse_if_sharded_table(RangeVar *rv, const char *what)
+{
+	Oid			relid = rv != NULL ? RangeVarGetRelid(rv, NoLock, true) : InvalidOid;
+	char	   *schema;
+
+	if (!OidIsValid(relid) || get_rel_relkind(relid) != RELKIND_PARTITIONED_TABLE)
+		return;
+	schema = get_namespace_name(get_rel_namespace(relid));
+	if (schema != NULL && cfColumnFamilySharded(schema, get_rel_name(relid)))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot %s sharded column family table \"%s\"", what, rv->relname),
+				 errdetail("The function API reads and writes the column family on the shard servers, where no policy of this table applies."),
+				 errhint("Grant SELECT on the table only to roles that may read every row of it.")));
+}
+
 /* Whether an ALTER TABLE subcommand leaves a storage relation's columns and rows alone. */
 static bool
 harmless_alter(AlterTableType subtype)
@@ -169,6 +196,8 @@ check_alter_table(AlterTableStmt *stmt)
 
 		if (target && !harmless_alter(cmd->subtype))
 			refuse_storage_ddl(stmt->relation, "alter");
+		if (cmd->subtype == AT_EnableRowSecurity || cmd->subtype == AT_ForceRowSecurity)
+			refuse_if_sharded_table(stmt->relation, "enable row-level security on");
 		if ((cmd->subtype == AT_AttachPartition || cmd->subtype == AT_DetachPartition) &&
 			IsA(cmd->def, PartitionCmd))
 		{
@@ -195,7 +224,6 @@ static const struct
 	{T_AlterObjectSchemaStmt, offsetof(AlterObjectSchemaStmt, relation), "move"},
 	{T_CreateTrigStmt, offsetof(CreateTrigStmt, relation), "create a trigger on"},
 	{T_RuleStmt, offsetof(RuleStmt, relation), "create a rule on"},
-	{T_CreatePolicyStmt, offsetof(CreatePolicyStmt, table), "create a policy on"},
 	{T_AlterPolicyStmt, offsetof(AlterPolicyStmt, table), "alter a policy on"},
 };
 
@@ -297,6 +325,10 @@ check_storage_ddl(Node *parsetree)
 				break;
 			}
 			refuse_if_storage(((RenameStmt *) parsetree)->relation, "rename");
+			break;
+		case T_CreatePolicyStmt:
+			refuse_if_storage(((CreatePolicyStmt *) parsetree)->table, "create a policy on");
+			refuse_if_sharded_table(((CreatePolicyStmt *) parsetree)->table, "create a policy on");
 			break;
 		default:
 			for (size_t i = 0; i < lengthof(one_relation_ddl); i++)

@@ -294,6 +294,17 @@ like($err, qr/must be owner of foreign table/, 'the keyspace owner cannot point 
 ($ret, $out, $err) = $co->psql('postgres', qq{SET ROLE ksowner; ALTER TABLE "Owned"."T" DETACH PARTITION $owned_part});
 like($err, qr/cannot attach or detach partition "cf_\d+_\w+" of a sharded column family's table/,
   'nor detach a partition from its table');
+# the function API reads the shards, where a policy of the table does not apply
+($ret, $out, $err) = $co->psql('postgres', q{SET ROLE ksowner; ALTER TABLE "Owned"."T" ENABLE ROW LEVEL SECURITY});
+like($err, qr/cannot enable row-level security on sharded column family table "T"/,
+  'the keyspace owner cannot enable row-level security on a sharded table');
+($ret, $out, $err) = $co->psql('postgres', q{SET ROLE ksowner; ALTER TABLE "Owned"."T" FORCE ROW LEVEL SECURITY});
+like($err, qr/cannot enable row-level security on sharded column family table "T"/, 'nor force it');
+($ret, $out, $err) = $co->psql('postgres', q{SET ROLE ksowner; CREATE POLICY p ON "Owned"."T" USING (key = 'x')});
+like($err, qr/cannot create a policy on sharded column family table "T"/, 'nor create a policy on it');
+is($co->safe_psql('postgres', q{SELECT relrowsecurity::text || relforcerowsecurity::text
+  || (SELECT count(*) FROM pg_policy WHERE polrelid = c.oid) FROM pg_class c WHERE oid = '"Owned"."T"'::regclass}),
+  'falsefalse0', 'which has none');
 # update_column_family of a sharded table makes the table again: what the
 # keyspace owner put in its place does not run as the partitions' owner
 $co->safe_psql('postgres', q{SET ROLE ksowner;
