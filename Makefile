@@ -74,7 +74,8 @@ OBJS = \
 	src/shard/cfpq.o \
 	src/shard/cfshard_table.o \
 	src/shard/cfshard_mapreduce.o \
-	src/shard/cfshard_plan.o
+	src/shard/cfshard_plan.o \
+	src/shard/cfshard_sql.o
 
 # The install script is assembled from one file per subsystem, in order.
 SQL_PARTS = \

@@ -610,6 +610,7 @@ shard_slice_begin(Relation rel, const CfColumnFamily *cf, const CfSliceSpec *spe
 	bool		nulls[11] = {false};
 	CfShardCells *r;
 
+	cfShardCheckApiRead(base);
 	(void) shard_partitions();
 	/*
 	 * The slice of one row, and any slice in a transaction that has written
@@ -661,6 +662,7 @@ shard_scan_begin(Relation rel, const CfColumnFamily *cf)
 	int		   *order;
 	CfOutCell  *sorted;
 
+	cfShardCheckApiRead(cf);
 	(void) shard_partitions();
 	if (cfShardInTransaction())
 	{
@@ -717,6 +719,7 @@ shard_next_row_keys(Relation rel pg_attribute_unused(), const CfColumnFamily *cf
 	bytea	  **all;
 	int			n = 0;
 
+	cfShardCheckApiRead(cf);
 	(void) shard_partitions();
 	if (cfShardInTransaction())
 	{
@@ -807,4 +810,5 @@ cfShardInit(void)
 							 NULL, &cf_shard_new_keyspaces, false, PGC_SUSET, 0, NULL, NULL, NULL);
 	cf_remote_storage = &shard_storage;
 	cfShardPlanInit();
+	cfShardSqlInit();
 }

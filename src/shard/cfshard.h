@@ -4,7 +4,8 @@
  *	  The coordinator of a sharded keyspace: the storage of its column
  *	  families on the shard servers of extension cfstore_shard (cfshard.c),
  *	  the shards' part of the coordinator's transactions (cfshard_xact.c),
- *	  and the coordinator's partitioned tables (cfshard_table.c).
+ *	  the coordinator's partitioned tables (cfshard_table.c), and SQL on them
+ *	  beside the function API in one transaction (cfshard_sql.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -29,6 +30,10 @@ extern void cfShardQuery(const char *query, int nargs, Oid *types, Datum *values
 
 /* cfshard_plan.c */
 extern void cfShardPlanInit(void);
+
+/* cfshard_sql.c */
+extern void cfShardSqlInit(void);
+extern void cfShardCheckApiRead(const CfColumnFamily *cf);
 
 /* cfshard_table.c */
 extern Oid	cfShardTableCreate(const CfColumnFamily *cf);

@@ -177,6 +177,12 @@ LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
   IF (SELECT k.placement FROM cfstore.keyspace k WHERE k.name = keyspace) IS NOT NULL THEN
+    -- DDL that locks column families there waits for postgres_fdw's
+    -- transaction of one that this transaction read through its table
+    IF fn IN ('update_column_family', 'drop_column_family', 'truncate', '_cql_define', 'drop_keyspace') THEN
+      EXECUTE 'SELECT cfstore_shard._refuse_sql_access($1, $2)'
+        USING keyspace, CASE WHEN fn = 'drop_keyspace' THEN NULL ELSE args[2] END;
+    END IF;
     EXECUTE 'SELECT cfstore_shard._apply(ARRAY[cfstore_shard._call($1, VARIADIC $2)])' USING fn, args;
   END IF;
 END $$;

@@ -689,5 +689,64 @@ like($ix{There}, qr/^u\d+(,u\d+){13}\n/, 'the index gives the rows of every shar
 is($out, '6', 'find_objects finds them all');
 like($err, qr/find_objects: objects of docs from index docs_by_email_there/, 'through the index');
 
+# SQL on the coordinator's tables (postgres_fdw's connections) and the
+# function API (the coordinator's own) in one transaction: refused where one
+# would miss the other's changes or wait for them until the transaction ends
+$co->safe_psql('postgres', q{SELECT cfstore.cql($c$CREATE TABLE mix (id text PRIMARY KEY, v text)$c$, 'There');
+  SELECT cfstore.cql($c$CREATE TABLE other (id text PRIMARY KEY, v text)$c$, 'There');
+  SELECT cfstore.cql($c$INSERT INTO mix (id, v) VALUES ('a', '1')$c$, 'There');
+  SELECT cfstore.cql($c$INSERT INTO other (id, v) VALUES ('a', '1')$c$, 'There')});
+my %mix = (
+	'an API write, then SQL reading the table' => [q{SELECT cfstore.insert('There', 'mix', 'b', 'v', '2');
+  SELECT count(*) FROM "There".mix}, qr/cannot use sharded column family table "There"."mix" in a transaction that has changed sharded keyspaces through the function API/],
+	'an API write, then SQL reading another table' => [q{SELECT cfstore.insert('There', 'other', 'b', 'v', '2');
+  SELECT count(*) FROM "There".mix WHERE id = 'a'}, qr/cannot use sharded column family table "There"."mix"/],
+	'DDL, then SQL reading the table (it waited until the statement timed out)' => [q{SELECT cfstore.truncate('There', 'mix');
+  SELECT count(*) FROM "There".mix}, qr/cannot use sharded column family table "There"."mix"/],
+	'an API write, then SQL writing a table' => [q{SELECT cfstore.insert('There', 'mix', 'b', 'v', '2');
+  INSERT INTO "There".other (id, v) VALUES ('c', '3')}, qr/cannot use sharded column family table "There"."other"/],
+	'SQL reading the table, then truncate (it waited until the statement timed out)' => [q{SELECT count(*) FROM "There".mix;
+  SELECT cfstore.truncate('There', 'mix')}, qr/cannot change column family There.mix in a transaction that has read it through its table/],
+	'SQL reading a row of the table, then update_column_family' => [q{SELECT count(*) FROM "There".mix WHERE id = 'a';
+  SELECT cfstore.update_column_family('There', 'mix', comment => 'x')}, qr/cannot change column family There.mix in a transaction that has read it/],
+	'SQL reading the table, then CQL ALTER TABLE' => [q{SELECT count(*) FROM "There".mix WHERE id = 'a';
+  SELECT cfstore.cql('ALTER TABLE mix ADD w text', 'There')}, qr/cannot change column family There.mix in a transaction that has read it/],
+	'SQL reading the table, then drop_keyspace' => [q{SELECT count(*) FROM "There".mix WHERE id = 'a';
+  SELECT cfstore.drop_keyspace('There')}, qr/cannot change column family There.mix in a transaction that has read it/],
+	'SQL writing the table, then an API read of it' => [q{INSERT INTO "There".mix (id, v) VALUES ('c', '3');
+  SELECT count(*) FROM cfstore.get_slice('There', 'mix', 'c')}, qr/cannot read column family There.mix through the function API in a transaction that has written it through its table/],
+	'EXPLAIN after DDL (postgres_fdw asks the shards for estimates)' => [q{SELECT cfstore.truncate('There', 'other');
+  EXPLAIN SELECT * FROM "There".mix WHERE v = 'x'}, qr/cannot use sharded column family table "There"."mix"/],
+	'EXPLAIN, then DDL' => [q{EXPLAIN SELECT * FROM "There".mix WHERE v = 'x';
+  SELECT cfstore.truncate('There', 'mix')}, qr/cannot change column family There.mix in a transaction that has read it/],
+	'SQL writing the table, then an API scan of it' => [q{UPDATE "There".mix SET v = '4' WHERE id = 'a';
+  SELECT count(*) FROM cfstore.get_range_slices('There', 'mix')}, qr/cannot read column family There.mix through the function API in a transaction that has written it/],
+);
+for my $case (sort keys %mix)
+{
+	my ($sql, $re) = @{ $mix{$case} };
+	($ret, $out, $err) = $co->psql('postgres', "SET statement_timeout = '20s'; BEGIN; $sql; COMMIT;");
+	like($err, $re, "refused: $case");
+}
+is($co->safe_psql('postgres', q{SELECT string_agg(id || '=' || v, ',' ORDER BY id) FROM "There".mix;
+  SELECT string_agg(id || '=' || v, ',' ORDER BY id) FROM "There".other;
+  SELECT count(DISTINCT key) FROM cfstore.get_range_slices('There', 'mix')}), "a=1\na=1\n1",
+  'and nothing of those transactions is kept');
+is($co->safe_psql('postgres', q{BEGIN;
+  SELECT count(*) FROM "There".mix;
+  SELECT count(*) FROM cfstore.get_slice('There', 'mix', 'a');
+  INSERT INTO "There".mix (id, v) VALUES ('c', '3');
+  SELECT count(*) FROM "There".mix;
+  SELECT count(*) FROM cfstore.get_slice('There', 'other', 'a');
+  SELECT cfstore.truncate('There', 'other');
+  ROLLBACK;
+  BEGIN;
+  SELECT cfstore.insert('There', 'mix', 'b', 'v', '2');
+  SELECT count(*) FROM cfstore.get_slice('There', 'mix', 'b');
+  COMMIT;
+  SELECT count(*) FROM "There".mix; SELECT cfstore.truncate('There', 'mix');
+  SELECT count(*) FROM "There".mix}), "1\n2\n2\n2\n\n\n1\n2\n\n0",
+  'the rest mixes: SQL after SQL, reads after reads, DDL of another column family, and separate transactions');
+
 $node{$_}->stop for keys %node;
 done_testing();

@@ -15,6 +15,13 @@
 CREATE FUNCTION cfstore_shard._apply(statements text[]) RETURNS void
   AS 'MODULE_PATHNAME', 'cfstore_shard_apply' LANGUAGE C VOLATILE STRICT;
 
+-- Raise if the current transaction has read or written column family
+-- column_family (NULL: any of keyspace's) through the coordinator's table,
+-- whose postgres_fdw transaction on the shards holds a lock on it that DDL
+-- there would wait for (src/shard/cfshard_sql.c).
+CREATE FUNCTION cfstore_shard._refuse_sql_access(keyspace text, column_family text) RETURNS void
+  AS 'MODULE_PATHNAME', 'cfstore_shard_refuse_sql_access' LANGUAGE C VOLATILE;
+
 -- A call of a cfstore function as SQL text, its arguments as literals.
 CREATE FUNCTION cfstore_shard._call(fn text, VARIADIC args text[]) RETURNS text
 LANGUAGE sql IMMUTABLE

@@ -1,0 +1,265 @@
+/*-------------------------------------------------------------------------
+ *
+ * cfshard_sql.c
+ *	  SQL on the coordinator's tables and the function API in one
+ *	  transaction: each is refused where it would miss the other's changes
+ *	  or wait for them.
+ *
+ * A transaction reaches a shard server through two kinds of connection.
+ * SQL on the coordinator's table of a sharded column family goes through
+ * postgres_fdw's connection to the server (cfshard_table.c), whose
+ * transaction there ends with the coordinator's.  The function API and
+ * cfstore's DDL go through the coordinator's own connection (cfshard_xact.c),
+ * whose transaction there opens with the first write or DDL.  Neither sees
+ * what the other has not committed, and the locks one takes there are
+ * waited for by the other until the coordinator's transaction ends, which
+ * is never, as it is the one waiting.  So, in one transaction:
+ *
+ *	- SQL that reads or writes a sharded column family's table is refused
+ *	  once the transaction has written or run DDL through the function API
+ *	  (it would not see those writes, and would wait for that DDL);
+ *	- a function API read of a column family is refused once the
+ *	  transaction has written it through SQL (it would not see the writes);
+ *	- DDL that locks a column family on the shards (update, drop, truncate,
+ *	  a CQL3 definition, drop_keyspace) is refused once the transaction has
+ *	  read or written it through SQL (it would wait for that transaction).
+ *
+ * Planning already reaches the shards (postgres_fdw's use_remote_estimate
+ * asks each partition's server), so a hook on the planner's look at each
+ * relation refuses a partition of a shard, and notes its column family as
+ * read, before that; an executor hook does the same for a plan made
+ * earlier, and notes what each statement writes (its range table: the
+ * partitions the planner did not prune; an INSERT names only the
+ * partitioned table, which routes each row at run time).  The list lasts
+ * the transaction.  COPY into a coordinator's table is not seen (see
+ * README, Limits).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/namespace.h"
+#include "catalog/partition.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
+#include "executor/executor.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "optimizer/plancat.h"
+#include "parser/parsetree.h"
+#include "storage/proc.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+
+#include "shard/cfshard.h"
+
+PG_FUNCTION_INFO_V1(cfstore_shard_refuse_sql_access);
+
+/* A column family the current transaction has reached through its table. */
+typedef struct CfSqlAccess
+{
+	char	   *keyspace;
+	char	   *name;
+	bool		written;
+} CfSqlAccess;
+
+/* The column families the transaction numbered sql_access_lxid has reached (TopTransactionContext). */
+static List *sql_access = NIL;
+static LocalTransactionId sql_access_lxid = InvalidLocalTransactionId;
+
+static ExecutorStart_hook_type prev_executor_start = NULL;
+static get_relation_info_hook_type prev_get_relation_info = NULL;
+
+/* The list of the current transaction (the one kept belongs to an ended one if its number differs). */
+static List *
+current_access(void)
+{
+	if (sql_access_lxid != MyProc->lxid)
+	{
+		sql_access = NIL;		/* freed with its transaction's memory */
+		sql_access_lxid = MyProc->lxid;
+	}
+	return sql_access;
+}
+
+/* Note that the transaction reached the column family of table relid (a sharded one's). */
+static void
+note_access(Oid relid, bool written)
+{
+	char	   *keyspace = get_namespace_name(get_rel_namespace(relid));
+	char	   *name = get_rel_name(relid);
+	ListCell   *lc;
+	MemoryContext old;
+	CfSqlAccess *a;
+
+	if (keyspace == NULL || name == NULL)
+		return;
+	foreach(lc, current_access())
+	{
+		a = lfirst(lc);
+		if (strcmp(a->keyspace, keyspace) == 0 && strcmp(a->name, name) == 0)
+		{
+			a->written |= written;
+			return;
+		}
+	}
+	old = MemoryContextSwitchTo(TopTransactionContext);
+	a = palloc(sizeof(CfSqlAccess));
+	a->keyspace = pstrdup(keyspace);
+	a->name = pstrdup(name);
+	a->written = written;
+	sql_access = lappend(sql_access, a);
+	MemoryContextSwitchTo(old);
+}
+
+/* Whether relid is a partition of a sharded column family's table (schema cfstore_shard). */
+static bool
+is_shard_partition(Oid relid, Oid *nsp)
+{
+	if (!OidIsValid(*nsp))
+		*nsp = get_namespace_oid("cfstore_shard", true);
+	return OidIsValid(*nsp) && get_rel_namespace(relid) == *nsp;
+}
+
+/*
+ * The sharded column family table a range table entry reaches, or
+ * InvalidOid: the parent of a shard's partition, or a partitioned table
+ * an INSERT routes into whose partitions are the shards'.
+ */
+static Oid
+sharded_table_of(PlannedStmt *stmt, RangeTblEntry *rte, Oid *nsp)
+{
+	if (rte->rtekind != RTE_RELATION)
+		return InvalidOid;
+	if (rte->relkind == RELKIND_FOREIGN_TABLE && is_shard_partition(rte->relid, nsp))
+		return get_partition_parent(rte->relid, true);
+	if (rte->relkind == RELKIND_PARTITIONED_TABLE && stmt->commandType == CMD_INSERT &&
+		(rte->requiredPerms & ACL_INSERT))
+	{
+		List	   *parts = find_inheritance_children(rte->relid, NoLock);
+
+		if (parts != NIL && is_shard_partition(linitial_oid(parts), nsp))
+			return rte->relid;
+	}
+	return InvalidOid;
+}
+
+/* Raise the error for SQL on sharded column family table table after a function API change. */
+static void
+refuse_after_api_change(Oid table)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("cannot use sharded column family table \"%s\".\"%s\" in a transaction that has changed sharded keyspaces through the function API",
+					get_namespace_name(get_rel_namespace(table)), get_rel_name(table)),
+			 errdetail("SQL on this table reaches the shard servers through postgres_fdw's connections, which see neither the transaction's writes there nor its DDL, and wait for that DDL."),
+			 errhint("Read with the function API in this transaction, or commit first.")));
+}
+
+/* get_relation_info hook: note (or refuse) a shard's partition before postgres_fdw asks its server for estimates. */
+static void
+shard_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent, RelOptInfo *rel)
+{
+	Oid			nsp = InvalidOid;
+
+	/* (get_relation_info has set serverid for a foreign table) */
+	if (OidIsValid(rel->serverid) && is_shard_partition(relid, &nsp))
+	{
+		Oid			table = get_partition_parent(relid, true);
+
+		if (cfShardInTransaction())
+			refuse_after_api_change(table);
+		note_access(table, false);
+	}
+	if (prev_get_relation_info)
+		prev_get_relation_info(root, relid, inhparent, rel);
+}
+
+/* ExecutorStart hook: note (or refuse) the sharded column families a statement reaches through SQL. */
+static void
+shard_executor_start(QueryDesc *qd, int eflags)
+{
+	if (!(eflags & EXEC_FLAG_EXPLAIN_ONLY))
+	{
+		Oid			nsp = InvalidOid;
+		ListCell   *lc;
+
+		foreach(lc, qd->plannedstmt->rtable)
+		{
+			RangeTblEntry *rte = lfirst_node(RangeTblEntry, lc);
+			Oid			table = sharded_table_of(qd->plannedstmt, rte, &nsp);
+
+			if (!OidIsValid(table))
+				continue;
+			if (cfShardInTransaction())
+				refuse_after_api_change(table);
+			note_access(table, qd->plannedstmt->commandType != CMD_SELECT || qd->plannedstmt->hasModifyingCTE);
+		}
+	}
+	if (prev_executor_start)
+		prev_executor_start(qd, eflags);
+	else
+		standard_ExecutorStart(qd, eflags);
+}
+
+/* Raise if the transaction has written column family cf through its table (before a function API read). */
+void
+cfShardCheckApiRead(const CfColumnFamily *cf)
+{
+	ListCell   *lc;
+
+	foreach(lc, current_access())
+	{
+		CfSqlAccess *a = lfirst(lc);
+
+		if (a->written && strcmp(a->keyspace, cf->keyspace) == 0 && strcmp(a->name, cf->name) == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("cannot read column family %s.%s through the function API in a transaction that has written it through its table",
+							cf->keyspace, cf->name),
+					 errdetail("The function API reads the shard servers through the coordinator's own connections, which do not see writes made through postgres_fdw's until this transaction commits."),
+					 errhint("Read through the table in this transaction, or commit first.")));
+	}
+}
+
+/*
+ * _refuse_sql_access(keyspace, column_family): raise if the transaction
+ * has reached the column family (any of the keyspace's when column_family
+ * is NULL) through its table, before DDL that locks it on the shards.
+ */
+Datum
+cfstore_shard_refuse_sql_access(PG_FUNCTION_ARGS)
+{
+	char	   *keyspace;
+	char	   *name;
+	ListCell   *lc;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_VOID();
+	keyspace = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	name = PG_ARGISNULL(1) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(1));
+	foreach(lc, current_access())
+	{
+		CfSqlAccess *a = lfirst(lc);
+
+		if (strcmp(a->keyspace, keyspace) == 0 && (name == NULL || strcmp(a->name, name) == 0))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("cannot change column family %s.%s in a transaction that has %s it through its table",
+							a->keyspace, a->name, a->written ? "written" : "read"),
+					 errdetail("postgres_fdw's transaction on the shard servers holds a lock on it until this transaction ends, which the change would wait for."),
+					 errhint("Commit first, then change it.")));
+	}
+	PG_RETURN_VOID();
+}
+
+/* Install the planner's and the executor's hooks (from _PG_init). */
+void
+cfShardSqlInit(void)
+{
+	prev_get_relation_info = get_relation_info_hook;
+	get_relation_info_hook = shard_get_relation_info;
+	prev_executor_start = ExecutorStart_hook;
+	ExecutorStart_hook = shard_executor_start;
+}
