@@ -27,7 +27,10 @@
  * something locks the relation in SHARE mode, which waits for the writes
  * in progress and keeps new ones and VACUUM out until its transaction
  * ends, and walks again, exactly: what it meets then is what the tree was
- * left in.  (On a standby, where replay cannot be held off, the second walk
+ * left in.  PostgreSQL lets a role take that lock (LOCK TABLE ... IN SHARE
+ * MODE) only with UPDATE, DELETE or TRUNCATE on the relation, so a caller
+ * with SELECT alone gets a few more walks beside the writers instead, and
+ * an error if each still notes something.  (On a standby, where replay cannot be held off, the second walk
  * runs without that lock: exact only while the primary is idle.)  Each
  * page is read from a copy taken under its share lock, and no page lock is
  * held while another is waited for: a split holds its page and waits for
@@ -487,6 +490,25 @@ cfVerifyTree(Relation rel)
 		pfree(cfOverflowRead(rel, dict_ref));
 	if (!check_walk(rel, false))
 		return;
+	if (!RecoveryInProgress() &&
+		pg_class_aclmask(RelationGetRelid(rel), GetUserId(), ACL_UPDATE | ACL_DELETE | ACL_TRUNCATE,
+						 ACLMASK_ANY) == 0)
+	{
+		/* no right to keep the writers out: walk beside them again, a moment later */
+		for (int i = 0; i < 3; i++)
+		{
+			pg_usleep(100000L);
+			CHECK_FOR_INTERRUPTS();
+			if (!check_walk(rel, false))
+				return;
+		}
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("could not verify \"%s\": each walk met what a write in progress or damage leaves",
+						RelationGetRelationName(rel)),
+				 errdetail("Telling the two apart keeps writers out (a SHARE lock), which needs the UPDATE, DELETE or TRUNCATE privilege."),
+				 errhint("Run verify as a role with one of them, or when the column family is not being written.")));
+	}
 	if (!RecoveryInProgress())
 		LockRelation(rel, ShareLock);
 	(void) check_walk(rel, true);

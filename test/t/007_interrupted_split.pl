@@ -75,6 +75,16 @@ like($stderr, qr/contains a corrupted page at block \d+\nDETAIL:  A split was le
 	'verify names the unfinished split');
 like($stderr, qr/HINT:  A crash between the two steps of a split leaves one; VACUUM finishes it/,
 	'with a hint on where one comes from and what finishes it');
+# the exact walk keeps writers out (SHARE), which PostgreSQL's LOCK TABLE
+# allows only with UPDATE, DELETE or TRUNCATE: a reader gets no such lock
+($rc, $stdout, $stderr) = $node2->psql('postgres', q{CREATE ROLE reader;
+  GRANT SELECT ON ks.c TO reader; SET ROLE reader;
+  BEGIN; SELECT cfstore.verify('ks', 'c');});
+like($stderr, qr/ERROR:  could not verify "cf_\d+": each walk met what a write in progress or damage leaves\nDETAIL:  Telling the two apart keeps writers out \(a SHARE lock\), which needs the UPDATE, DELETE or TRUNCATE privilege/,
+	'a role that may only read gets no SHARE lock, and is told why verify cannot tell');
+($rc, $stdout, $stderr) = $node2->psql('postgres', q{GRANT DELETE ON ks.c TO reader; SET ROLE reader;
+  SELECT cfstore.verify('ks', 'c')});
+like($stderr, qr/A split was left unfinished/, 'one that may delete gets the exact walk');
 
 # VACUUM finishes it, on a second copy recovered to the same point.
 my $node3 = recover_to($node, 'bk', 'interrupted_vacuum', $lsns->[0]);
