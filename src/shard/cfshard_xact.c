@@ -46,6 +46,7 @@
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "pgstat.h"
+#include "portability/instr_time.h"
 #include "storage/latch.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -60,6 +61,9 @@ PG_FUNCTION_INFO_V1(cfstore_shard_lose_before_commit);
 
 /* A batch is sent once it holds this many bytes. */
 #define BATCH_BYTES (1024 * 1024)
+
+/* How long a statement cancelled in an error's cleanup is given to end. */
+#define DRAIN_MS 5000
 
 /* Pending writes of one subtransaction level, for one server. */
 typedef struct CfShardChunk
@@ -366,6 +370,51 @@ conn_result(CfShardConn *c)
 	return last;
 }
 
+/*
+ * Cancel what c is running and read and drop its results, for at most
+ * DRAIN_MS: a server that answers its cancel keeps its connection usable;
+ * one that does not (stopped, cut off) loses it, rather than being waited
+ * for, uninterruptibly, in an error's cleanup.
+ */
+static void
+conn_cancel_drain(CfShardConn *c)
+{
+	PGcancel   *cancel = PQgetCancel(c->conn);
+	char		errbuf[256];
+	instr_time	start;
+
+	if (cancel != NULL)
+	{
+		(void) PQcancel(cancel, errbuf, sizeof(errbuf));
+		PQfreeCancel(cancel);
+	}
+	INSTR_TIME_SET_CURRENT(start);
+	for (;;)
+	{
+		instr_time	now;
+		long		left;
+
+		if (!PQconsumeInput(c->conn))
+			break;
+		while (!PQisBusy(c->conn))
+		{
+			PGresult   *res = PQgetResult(c->conn);
+
+			if (res == NULL)
+				return;
+			PQclear(res);
+		}
+		INSTR_TIME_SET_CURRENT(now);
+		INSTR_TIME_SUBTRACT(now, start);
+		left = DRAIN_MS - (long) INSTR_TIME_GET_MILLISEC(now);
+		if (left <= 0)
+			break;
+		(void) WaitLatchOrSocket(NULL, WL_SOCKET_READABLE | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+								 PQsocket(c->conn), left, PG_WAIT_EXTENSION);
+	}
+	conn_lose(c);
+}
+
 /* Send a statement to c (its parameters, if any, text or binary; results binary if asked). */
 static void
 conn_send(CfShardConn *c, const char *name, const char *sql, int nparams, const char *const *values,
@@ -622,19 +671,7 @@ cfShardReadAll(char **servers, int n, const char *name, const char *sql, int npa
 		/* the servers not read yet are stopped and drained, so their connections stay usable */
 		for (int i = got + 1; i < n; i++)
 			if (cs[i]->conn != NULL && !cs[i]->lost)
-			{
-				PGcancel   *cancel = PQgetCancel(cs[i]->conn);
-				PGresult   *res;
-				char		errbuf[256];
-
-				if (cancel != NULL)
-				{
-					(void) PQcancel(cancel, errbuf, sizeof(errbuf));
-					PQfreeCancel(cancel);
-				}
-				while ((res = PQgetResult(cs[i]->conn)) != NULL)
-					PQclear(res);
-			}
+				conn_cancel_drain(cs[i]);
 		for (int i = 0; i < got; i++)
 			PQclear(results[i]);
 		PG_RE_THROW();

@@ -748,5 +748,35 @@ is($co->safe_psql('postgres', q{BEGIN;
   SELECT count(*) FROM "There".mix}), "1\n2\n2\n2\n\n\n1\n2\n\n0",
   'the rest mixes: SQL after SQL, reads after reads, DDL of another column family, and separate transactions');
 
+# A read of every shard that fails on one: the others' statements are
+# cancelled and their results drained, so that their connections stay
+# usable; a server that does not answer its cancel (here its backend is
+# stopped) is given up after a few seconds, not waited for forever.
+# (a function a shard server's session found missing from its start, as
+# one renamed during its transaction may still be found under its name)
+$node{shard1}->safe_psql('postgres', q{ALTER FUNCTION cfstore._remote_row_keys(text, text, bytea, boolean, integer)
+  RENAME TO _remote_row_keys_gone});
+my $bg = $co->background_psql('postgres', on_error_stop => 0);
+# the writes of both shards are sent before the slice, over both connections
+$bg->query_safe(q{BEGIN; SELECT count(cfstore.insert('There', 'Std', 'drain' || i, 'c', 'v')) FROM generate_series(1, 20) i;
+  SELECT count(*) FROM cfstore.get_slice('There', 'Std', 'drain1')});
+my $stuck = $node{shard2}->safe_psql('postgres',
+	q{SELECT pid FROM pg_stat_activity WHERE application_name = 'cfstore_shard'});
+like($stuck, qr/^\d+$/, 'the session has its own connection to the second shard server');
+kill 'STOP', $stuck;
+my $t0 = time;
+$out = $bg->query(q{SELECT count(*) FROM cfstore.get_range_slices('There', 'Std', key_count => 2)});
+my $waited = time - $t0;
+kill 'CONT', $stuck;
+like($bg->{stderr}, qr/shard server s1: .*function cfstore._remote_row_keys\(text, text, bytea, boolean, integer\) does not exist/,
+	'the failing server\'s error is raised');
+cmp_ok($waited, '<', 60, 'once the other server has been given a few seconds to answer its cancel');
+$bg->query('ROLLBACK');
+$node{shard1}->safe_psql('postgres', q{ALTER FUNCTION cfstore._remote_row_keys_gone(text, text, bytea, boolean, integer)
+  RENAME TO _remote_row_keys});
+is($bg->query(q{SELECT count(*) > 0 FROM cfstore.get_range_slices('There', 'Std', key_count => 2)}), 't',
+	'and the session reads the shards again');
+$bg->quit;
+
 $node{$_}->stop for keys %node;
 done_testing();
