@@ -32,7 +32,7 @@ cfstore_verify(PG_FUNCTION_ARGS)
 	CfTarget	t;
 
 	cfTargetOpen(&t, fcinfo, ACL_SELECT);
-	cfVerifyTree(t.rel);
+	cfVerifyTree(t.rel, t.rel);
 	if (t.cf->nindexes > 0)
 		cfIndexVerify(t.rel, t.cf, cfVerifyTree);
 	cfTargetClose(&t);

@@ -246,7 +246,7 @@ cfIndexWrite(Relation rel, const CfWrite *w, const CfCell *cell)
  * check_tree checks each index relation's own structure.
  */
 void
-cfIndexVerify(Relation rel, const CfColumnFamily *cf, void (*check_tree) (Relation))
+cfIndexVerify(Relation rel, const CfColumnFamily *cf, void (*check_tree) (Relation, Relation))
 {
 	CfRelScanState *scan;
 	CfOutCell	c;
@@ -257,7 +257,7 @@ cfIndexVerify(Relation rel, const CfColumnFamily *cf, void (*check_tree) (Relati
 		{
 			Relation	ixrel = cfStorageOpen(cfStorageRelid(cf->columns[i].index_id, false), AccessShareLock);
 
-			check_tree(ixrel);
+			check_tree(ixrel, rel);
 			table_close(ixrel, NoLock);
 		}
 	scan = cfRelScanBegin(rel, snapshot);

@@ -727,7 +727,7 @@ typedef struct CfStorageStats
 	int64		tombstones;
 } CfStorageStats;
 
-extern void cfVerifyTree(Relation rel);
+extern void cfVerifyTree(Relation rel, Relation base);
 extern void cfStorageStats(Relation rel, CfStorageStats *out);
 
 extern int	cfNextRowKeys(Relation rel, const bytea *from, bool inclusive, bytea **keys, int max);

@@ -478,10 +478,11 @@ check_walk(Relation rel, bool exact)
  * Check one relation's tree and the blocks outside it (also for the
  * indexes' relations): a walk beside the writers, and if it met what a
  * write in progress may explain, another with them kept out (see
- * "Writers" above).
+ * "Writers" above), if the caller's privileges on base, the column
+ * family's relation, allow that lock.
  */
 void
-cfVerifyTree(Relation rel)
+cfVerifyTree(Relation rel, Relation base)
 {
 	uint8		dict_ref[CF_LONGREF_SIZE];
 
@@ -491,7 +492,7 @@ cfVerifyTree(Relation rel)
 	if (!check_walk(rel, false))
 		return;
 	if (!RecoveryInProgress() &&
-		pg_class_aclmask(RelationGetRelid(rel), GetUserId(), ACL_UPDATE | ACL_DELETE | ACL_TRUNCATE,
+		pg_class_aclmask(RelationGetRelid(base), GetUserId(), ACL_UPDATE | ACL_DELETE | ACL_TRUNCATE,
 						 ACLMASK_ANY) == 0)
 	{
 		/* no right to keep the writers out: walk beside them again, a moment later */

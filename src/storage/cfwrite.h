@@ -64,6 +64,6 @@ extern int64 cfNowMicros(void);
 
 /* Secondary indexes (cfindex.c) */
 extern void cfIndexWrite(Relation rel, const CfWrite *w, const CfCell *cell);
-extern void cfIndexVerify(Relation rel, const CfColumnFamily *cf, void (*check_tree) (Relation));
+extern void cfIndexVerify(Relation rel, const CfColumnFamily *cf, void (*check_tree) (Relation, Relation));
 
 #endif							/* CFWRITE_H */
