@@ -199,6 +199,20 @@ conn_open(CfShardConn *c)
 	c->statements = NIL;
 }
 
+/* Ask c's server to cancel what c is running (PQcancel connects to its postmaster and waits for it). */
+static void
+conn_cancel(CfShardConn *c)
+{
+	PGcancel   *cancel = PQgetCancel(c->conn);
+	char		errbuf[256];
+
+	if (cancel != NULL)
+	{
+		(void) PQcancel(cancel, errbuf, sizeof(errbuf));
+		PQfreeCancel(cancel);
+	}
+}
+
 /* Close the connection of c, cancelling what runs there; its transaction there ends with it. */
 static void
 conn_close(CfShardConn *c)
@@ -206,16 +220,7 @@ conn_close(CfShardConn *c)
 	if (c->conn == NULL)
 		return;
 	if (PQtransactionStatus(c->conn) == PQTRANS_ACTIVE)
-	{
-		PGcancel   *cancel = PQgetCancel(c->conn);
-		char		errbuf[256];
-
-		if (cancel != NULL)
-		{
-			(void) PQcancel(cancel, errbuf, sizeof(errbuf));
-			PQfreeCancel(cancel);
-		}
-	}
+		conn_cancel(c);
 	PQfinish(c->conn);
 	c->conn = NULL;
 	if (c->wait != NULL)
@@ -371,24 +376,15 @@ conn_result(CfShardConn *c)
 }
 
 /*
- * Cancel what c is running and read and drop its results, for at most
- * DRAIN_MS: a server that answers its cancel keeps its connection usable;
- * one that does not (stopped, cut off) loses it, rather than being waited
- * for, uninterruptibly, in an error's cleanup.
+ * Read and drop the results of the statement c was running, until DRAIN_MS
+ * after start (cancelled, it should end at once): a server whose statement ends keeps
+ * its connection usable; one whose backend does not answer (stopped, stuck)
+ * loses it, rather than being waited for, deaf to interrupts, in an
+ * error's cleanup.
  */
 static void
-conn_cancel_drain(CfShardConn *c)
+conn_drain(CfShardConn *c, instr_time start)
 {
-	PGcancel   *cancel = PQgetCancel(c->conn);
-	char		errbuf[256];
-	instr_time	start;
-
-	if (cancel != NULL)
-	{
-		(void) PQcancel(cancel, errbuf, sizeof(errbuf));
-		PQfreeCancel(cancel);
-	}
-	INSTR_TIME_SET_CURRENT(start);
 	for (;;)
 	{
 		instr_time	now;
@@ -669,9 +665,16 @@ cfShardReadAll(char **servers, int n, const char *name, const char *sql, int npa
 	PG_CATCH();
 	{
 		/* the servers not read yet are stopped and drained, so their connections stay usable */
+		instr_time	start;
+
 		for (int i = got + 1; i < n; i++)
 			if (cs[i]->conn != NULL && !cs[i]->lost)
-				conn_cancel_drain(cs[i]);
+				conn_cancel(cs[i]);
+		/* all of them are given DRAIN_MS together */
+		INSTR_TIME_SET_CURRENT(start);
+		for (int i = got + 1; i < n; i++)
+			if (cs[i]->conn != NULL && !cs[i]->lost)
+				conn_drain(cs[i], start);
 		for (int i = 0; i < got; i++)
 			PQclear(results[i]);
 		PG_RE_THROW();
