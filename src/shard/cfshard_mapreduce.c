@@ -73,6 +73,7 @@ cfstore_shard_map_shards(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
 				 errmsg("map_reduce cannot see this transaction's writes on the shard servers"),
 				 errhint("Run it in a transaction that has not written to a sharded keyspace.")));
+	cfShardCheckApiRead(cf);
 
 	/* the first partition of each server: SPLIT sends each element to its own server */
 	parts = palloc(sizeof(Datum) * n);

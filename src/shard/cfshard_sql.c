@@ -30,24 +30,28 @@
  * read, before that; an executor hook does the same for a plan made
  * earlier, and notes what each statement writes (its range table: the
  * partitions the planner did not prune; an INSERT names only the
- * partitioned table, which routes each row at run time).  The list lasts
- * the transaction.  COPY into a coordinator's table is not seen (see
- * README, Limits).
+ * partitioned table, which routes each row at run time); a utility hook
+ * does the same for TRUNCATE, COPY and ANALYZE of the table.  The list
+ * lasts the transaction.  All of this works from the moment the library
+ * is loaded in the session: a session that used a coordinator's table
+ * before its first call of cfstore in the same transaction is not seen
+ * (README: put cfstore in session_preload_libraries).
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "access/table.h"
 #include "catalog/namespace.h"
 #include "catalog/partition.h"
 #include "catalog/pg_class.h"
-#include "catalog/pg_inherits.h"
 #include "executor/executor.h"
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "optimizer/plancat.h"
-#include "parser/parsetree.h"
+#include "partitioning/partdesc.h"
 #include "storage/proc.h"
+#include "tcop/utility.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -70,6 +74,7 @@ static LocalTransactionId sql_access_lxid = InvalidLocalTransactionId;
 
 static ExecutorStart_hook_type prev_executor_start = NULL;
 static get_relation_info_hook_type prev_get_relation_info = NULL;
+static ProcessUtility_hook_type prev_process_utility = NULL;
 
 /* The list of the current transaction (the one kept belongs to an ended one if its number differs). */
 static List *
@@ -113,34 +118,36 @@ note_access(Oid relid, bool written)
 	MemoryContextSwitchTo(old);
 }
 
-/* Whether relid is a partition of a sharded column family's table (schema cfstore_shard). */
+/* Whether relid is a partition of a sharded column family's table (a partition in schema cfstore_shard). */
 static bool
 is_shard_partition(Oid relid, Oid *nsp)
 {
 	if (!OidIsValid(*nsp))
 		*nsp = get_namespace_oid("cfstore_shard", true);
-	return OidIsValid(*nsp) && get_rel_namespace(relid) == *nsp;
+	return OidIsValid(*nsp) && get_rel_namespace(relid) == *nsp && get_rel_relispartition(relid);
 }
 
 /*
- * The sharded column family table a range table entry reaches, or
- * InvalidOid: the parent of a shard's partition, or a partitioned table
- * an INSERT routes into whose partitions are the shards'.
+ * The sharded column family table that relation relid (of kind relkind)
+ * is or is a partition of, or InvalidOid: the parent of a shard's
+ * partition, or a partitioned table whose partitions are the shards'
+ * (the table a statement names; a write routes rows into its partitions
+ * at run time).  The caller holds a lock on relid.
  */
 static Oid
-sharded_table_of(PlannedStmt *stmt, RangeTblEntry *rte, Oid *nsp)
+sharded_table(Oid relid, char relkind, Oid *nsp)
 {
-	if (rte->rtekind != RTE_RELATION)
-		return InvalidOid;
-	if (rte->relkind == RELKIND_FOREIGN_TABLE && is_shard_partition(rte->relid, nsp))
-		return get_partition_parent(rte->relid, true);
-	if (rte->relkind == RELKIND_PARTITIONED_TABLE && stmt->commandType == CMD_INSERT &&
-		(rte->requiredPerms & ACL_INSERT))
+	if (relkind == RELKIND_FOREIGN_TABLE && is_shard_partition(relid, nsp))
+		return get_partition_parent(relid, true);
+	if (relkind == RELKIND_PARTITIONED_TABLE)
 	{
-		List	   *parts = find_inheritance_children(rte->relid, NoLock);
+		Relation	rel = table_open(relid, NoLock);
+		PartitionDesc desc = RelationGetPartitionDesc(rel, true);
+		bool		sharded = desc->nparts > 0 && is_shard_partition(desc->oids[0], nsp);
 
-		if (parts != NIL && is_shard_partition(linitial_oid(parts), nsp))
-			return rte->relid;
+		table_close(rel, NoLock);
+		if (sharded)
+			return relid;
 	}
 	return InvalidOid;
 }
@@ -183,24 +190,77 @@ shard_executor_start(QueryDesc *qd, int eflags)
 	if (!(eflags & EXEC_FLAG_EXPLAIN_ONLY))
 	{
 		Oid			nsp = InvalidOid;
+		int			rti = 0;
 		ListCell   *lc;
 
 		foreach(lc, qd->plannedstmt->rtable)
 		{
 			RangeTblEntry *rte = lfirst_node(RangeTblEntry, lc);
-			Oid			table = sharded_table_of(qd->plannedstmt, rte, &nsp);
+			Oid			table;
 
+			rti++;
+			if (rte->rtekind != RTE_RELATION ||
+				(rte->relkind != RELKIND_FOREIGN_TABLE && rte->relkind != RELKIND_PARTITIONED_TABLE))
+				continue;
+			table = sharded_table(rte->relid, rte->relkind, &nsp);
 			if (!OidIsValid(table))
 				continue;
 			if (cfShardInTransaction())
 				refuse_after_api_change(table);
-			note_access(table, qd->plannedstmt->commandType != CMD_SELECT || qd->plannedstmt->hasModifyingCTE);
+			/* what the statement writes (a CTE's too): its result relations, partitioned tables among them */
+			note_access(table, list_member_int(qd->plannedstmt->resultRelations, rti));
 		}
 	}
 	if (prev_executor_start)
 		prev_executor_start(qd, eflags);
 	else
 		standard_ExecutorStart(qd, eflags);
+}
+
+/*
+ * Note (or refuse) a statement that is not planned, TRUNCATE, COPY or
+ * ANALYZE, of relation rv (written: the statement writes it), if it is a
+ * sharded column family's table: postgres_fdw truncates, copies into and
+ * samples the shards' tables.  Looked up by name in the catalog, as the
+ * statement has not locked the table yet.
+ */
+static void
+note_utility(RangeVar *rv, bool written)
+{
+	Oid			relid = rv != NULL ? RangeVarGetRelid(rv, NoLock, true) : InvalidOid;
+	char	   *schema;
+
+	if (!OidIsValid(relid) || get_rel_relkind(relid) != RELKIND_PARTITIONED_TABLE)
+		return;
+	schema = get_namespace_name(get_rel_namespace(relid));
+	if (schema == NULL || !cfColumnFamilySharded(schema, get_rel_name(relid)))
+		return;
+	if (cfShardInTransaction())
+		refuse_after_api_change(relid);
+	note_access(relid, written);
+}
+
+/* ProcessUtility hook: note (or refuse) TRUNCATE, COPY and ANALYZE of a sharded column family's table. */
+static void
+shard_process_utility(PlannedStmt *pstmt, const char *queryString, bool readOnlyTree,
+					  ProcessUtilityContext context, ParamListInfo params,
+					  QueryEnvironment *queryEnv, DestReceiver *dest, QueryCompletion *qc)
+{
+	Node	   *stmt = pstmt->utilityStmt;
+	ListCell   *lc;
+
+	if (IsA(stmt, TruncateStmt))
+		foreach(lc, ((TruncateStmt *) stmt)->relations)
+			note_utility(lfirst_node(RangeVar, lc), true);
+	else if (IsA(stmt, CopyStmt))
+		note_utility(((CopyStmt *) stmt)->relation, ((CopyStmt *) stmt)->is_from);
+	else if (IsA(stmt, VacuumStmt))
+		foreach(lc, ((VacuumStmt *) stmt)->rels)
+			note_utility(lfirst_node(VacuumRelation, lc)->relation, false);
+	if (prev_process_utility)
+		prev_process_utility(pstmt, queryString, readOnlyTree, context, params, queryEnv, dest, qc);
+	else
+		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context, params, queryEnv, dest, qc);
 }
 
 /* Raise if the transaction has written column family cf through its table (before a function API read). */
@@ -254,7 +314,7 @@ cfstore_shard_refuse_sql_access(PG_FUNCTION_ARGS)
 	PG_RETURN_VOID();
 }
 
-/* Install the planner's and the executor's hooks (from _PG_init). */
+/* Install the planner's, the executor's and the utility hooks (from _PG_init). */
 void
 cfShardSqlInit(void)
 {
@@ -262,4 +322,6 @@ cfShardSqlInit(void)
 	get_relation_info_hook = shard_get_relation_info;
 	prev_executor_start = ExecutorStart_hook;
 	ExecutorStart_hook = shard_executor_start;
+	prev_process_utility = ProcessUtility_hook;
+	ProcessUtility_hook = shard_process_utility;
 }

@@ -719,6 +719,19 @@ my %mix = (
   EXPLAIN SELECT * FROM "There".mix WHERE v = 'x'}, qr/cannot use sharded column family table "There"."mix"/],
 	'EXPLAIN, then DDL' => [q{EXPLAIN SELECT * FROM "There".mix WHERE v = 'x';
   SELECT cfstore.truncate('There', 'mix')}, qr/cannot change column family There.mix in a transaction that has read it/],
+	'an INSERT of a WITH clause, then an API read' => [q{WITH w AS (INSERT INTO "There".mix (id, v) VALUES ('c', '3') RETURNING id)
+  SELECT count(*) FROM w;
+  SELECT count(*) FROM cfstore.get_slice('There', 'mix', 'c')}, qr/cannot read column family There.mix through the function API in a transaction that has written it/],
+	'SQL writing the table, then map_reduce over it' => [q{INSERT INTO "There"."Std" (key, column_name, value) VALUES ('mr', 'c', 'v');
+  SELECT cfstore_shard.map_reduce('There', 'Std', $$SELECT 'k', 1$$, 'sum(value)')}, qr/cannot read column family There.Std through the function API in a transaction that has written it/],
+	'an API write, then TRUNCATE of the table' => [q{SELECT cfstore.insert('There', 'mix', 'b', 'v', '2');
+  TRUNCATE "There".mix}, qr/cannot use sharded column family table "There"."mix"/],
+	'an API write, then COPY of the table' => [q{SELECT cfstore.insert('There', 'mix', 'b', 'v', '2');
+  COPY "There".mix TO STDOUT}, qr/cannot use sharded column family table "There"."mix"/],
+	'TRUNCATE of the table, then cfstore.truncate' => [q{TRUNCATE "There".mix;
+  SELECT cfstore.truncate('There', 'mix')}, qr/cannot change column family There.mix in a transaction that has written it through its table/],
+	'ANALYZE of the table, then cfstore.truncate' => [q{ANALYZE "There".mix;
+  SELECT cfstore.truncate('There', 'mix')}, qr/cannot change column family There.mix in a transaction that has read it through its table/],
 	'SQL writing the table, then an API scan of it' => [q{UPDATE "There".mix SET v = '4' WHERE id = 'a';
   SELECT count(*) FROM cfstore.get_range_slices('There', 'mix')}, qr/cannot read column family There.mix through the function API in a transaction that has written it/],
 );
@@ -733,6 +746,8 @@ is($co->safe_psql('postgres', q{SELECT string_agg(id || '=' || v, ',' ORDER BY i
   SELECT count(DISTINCT key) FROM cfstore.get_range_slices('There', 'mix')}), "a=1\na=1\n1",
   'and nothing of those transactions is kept');
 is($co->safe_psql('postgres', q{BEGIN;
+  CREATE TEMP TABLE copied AS SELECT * FROM "There".mix;
+  INSERT INTO copied SELECT * FROM "There".mix;
   SELECT count(*) FROM "There".mix;
   SELECT count(*) FROM cfstore.get_slice('There', 'mix', 'a');
   INSERT INTO "There".mix (id, v) VALUES ('c', '3');
@@ -746,7 +761,7 @@ is($co->safe_psql('postgres', q{BEGIN;
   COMMIT;
   SELECT count(*) FROM "There".mix; SELECT cfstore.truncate('There', 'mix');
   SELECT count(*) FROM "There".mix}), "1\n2\n2\n2\n\n\n1\n2\n\n0",
-  'the rest mixes: SQL after SQL, reads after reads, DDL of another column family, and separate transactions');
+  'the rest mixes: SQL after SQL, reads after reads (a table read by a write of another), DDL of another column family, and separate transactions');
 
 # A read of every shard that fails on one: the others' statements are
 # cancelled and their results drained, so that their connections stay

@@ -205,8 +205,8 @@ BEGIN
   CREATE USER MAPPING FOR PUBLIC SERVER cfstore_shard;
   IF NOT 'cfstore' = ANY (string_to_array(replace(current_setting('shared_preload_libraries') || ',' ||
                                                   current_setting('session_preload_libraries'), ' ', ''), ',')) THEN
-    RAISE NOTICE 'cfstore is not in session_preload_libraries: a session that has not called cfstore yet plans key lookups of the coordinator''s tables over the partitions'
-      USING HINT = 'Add cfstore to session_preload_libraries (or shared_preload_libraries) on the coordinator, so that every session reads a key on its shard with the ORDER BY and the LIMIT shipped.';
+    RAISE NOTICE 'cfstore is not in session_preload_libraries: a session that has not called cfstore yet plans key lookups of the coordinator''s tables over the partitions, and what a transaction does with those tables before its first call of cfstore is not known to the function API'
+      USING HINT = 'Add cfstore to session_preload_libraries (or shared_preload_libraries) on the coordinator, so that every session reads a key on its shard with the ORDER BY and the LIMIT shipped, and SQL and the function API in one transaction are kept from missing or waiting for each other''s changes.';
   END IF;
 END $$;
 COMMENT ON FUNCTION cfstore_shard.create_cluster(integer) IS
