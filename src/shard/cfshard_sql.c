@@ -31,7 +31,8 @@
  * earlier, and notes what each statement writes (its range table: the
  * partitions the planner did not prune; an INSERT names only the
  * partitioned table, which routes each row at run time); a utility hook
- * does the same for TRUNCATE, COPY and ANALYZE of the table.  The list
+ * does the same for TRUNCATE, COPY and ANALYZE of the table (or of a
+ * table it is a partition of, or of the whole database).  The list
  * lasts the transaction.  All of this works from the moment the library
  * is loaded in the session: a session that used a coordinator's table
  * before its first call of cfstore in the same transaction is not seen
@@ -41,11 +42,15 @@
  */
 #include "postgres.h"
 
+#include "access/parallel.h"
 #include "access/table.h"
 #include "catalog/namespace.h"
 #include "catalog/partition.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
+#include "catalog/pg_type.h"
 #include "executor/executor.h"
+#include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
 #include "optimizer/plancat.h"
@@ -187,7 +192,8 @@ shard_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent, RelOptInfo
 static void
 shard_executor_start(QueryDesc *qd, int eflags)
 {
-	if (!(eflags & EXEC_FLAG_EXPLAIN_ONLY))
+	/* (a parallel worker runs its leader's plan, which the leader has noted) */
+	if (!(eflags & EXEC_FLAG_EXPLAIN_ONLY) && !IsParallelWorker())
 	{
 		Oid			nsp = InvalidOid;
 		int			rti = 0;
@@ -217,27 +223,68 @@ shard_executor_start(QueryDesc *qd, int eflags)
 		standard_ExecutorStart(qd, eflags);
 }
 
+/* Note (or refuse) a statement's use of shard partition part, found in the catalog. */
+static void
+note_partition(Oid part, bool written, Oid *nsp)
+{
+	Oid			table;
+
+	if (get_rel_relkind(part) != RELKIND_FOREIGN_TABLE || !is_shard_partition(part, nsp))
+		return;
+	table = get_partition_parent(part, true);
+	if (cfShardInTransaction())
+		refuse_after_api_change(table);
+	note_access(table, written);
+}
+
 /*
  * Note (or refuse) a statement that is not planned, TRUNCATE, COPY or
- * ANALYZE, of relation rv (written: the statement writes it), if it is a
- * sharded column family's table: postgres_fdw truncates, copies into and
- * samples the shards' tables.  Looked up by name in the catalog, as the
- * statement has not locked the table yet.
+ * ANALYZE, of relation rv (written: the statement writes it), for every
+ * shard partition in its partition tree (a sharded column family's table,
+ * or a table it is a partition of): postgres_fdw truncates, copies into
+ * and samples the shards' tables.  Read from the catalog without a lock,
+ * as the statement has not locked the table yet.
  */
 static void
 note_utility(RangeVar *rv, bool written)
 {
 	Oid			relid = rv != NULL ? RangeVarGetRelid(rv, NoLock, true) : InvalidOid;
-	char	   *schema;
+	Oid			nsp = InvalidOid;
+	ListCell   *lc;
 
 	if (!OidIsValid(relid) || get_rel_relkind(relid) != RELKIND_PARTITIONED_TABLE)
 		return;
-	schema = get_namespace_name(get_rel_namespace(relid));
-	if (schema == NULL || !cfColumnFamilySharded(schema, get_rel_name(relid)))
+	foreach(lc, find_all_inheritors(relid, NoLock, NULL))
+		note_partition(lfirst_oid(lc), written, &nsp);
+}
+
+/* Note (or refuse) ANALYZE of the whole database: every shard partition. */
+static void
+note_all_partitions(void)
+{
+	Oid			nsp = get_namespace_oid("cfstore_shard", true);
+	Oid			argtypes[1] = {OIDOID};
+	Datum		args[1];
+	List	   *parts = NIL;
+	ListCell   *lc;
+
+	if (!OidIsValid(nsp))
 		return;
-	if (cfShardInTransaction())
-		refuse_after_api_change(relid);
-	note_access(relid, written);
+	args[0] = ObjectIdGetDatum(nsp);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	if (SPI_execute_with_args("SELECT c.oid FROM pg_catalog.pg_class c WHERE c.relnamespace = $1 AND c.relispartition",
+							  1, argtypes, args, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the shard partitions");
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		bool		isnull;
+
+		parts = lappend_oid(parts, DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull)));
+	}
+	SPI_finish();
+	foreach(lc, parts)
+		note_partition(lfirst_oid(lc), false, &nsp);
 }
 
 /* ProcessUtility hook: note (or refuse) TRUNCATE, COPY and ANALYZE of a sharded column family's table. */
@@ -254,6 +301,11 @@ shard_process_utility(PlannedStmt *pstmt, const char *queryString, bool readOnly
 			note_utility(lfirst_node(RangeVar, lc), true);
 	else if (IsA(stmt, CopyStmt))
 		note_utility(((CopyStmt *) stmt)->relation, ((CopyStmt *) stmt)->is_from);
+	else if (IsA(stmt, VacuumStmt) && ((VacuumStmt *) stmt)->rels == NIL)
+	{
+		if (!((VacuumStmt *) stmt)->is_vacuumcmd)
+			note_all_partitions();	/* (VACUUM runs outside any transaction block) */
+	}
 	else if (IsA(stmt, VacuumStmt))
 		foreach(lc, ((VacuumStmt *) stmt)->rels)
 			note_utility(lfirst_node(VacuumRelation, lc)->relation, false);

@@ -213,6 +213,17 @@ conn_cancel(CfShardConn *c)
 	}
 }
 
+/* Close the connection of c as it is; its transaction there ends with it. */
+static void
+conn_finish(CfShardConn *c)
+{
+	PQfinish(c->conn);
+	c->conn = NULL;
+	if (c->wait != NULL)
+		FreeWaitEventSet(c->wait);
+	c->wait = NULL;
+}
+
 /* Close the connection of c, cancelling what runs there; its transaction there ends with it. */
 static void
 conn_close(CfShardConn *c)
@@ -221,11 +232,7 @@ conn_close(CfShardConn *c)
 		return;
 	if (PQtransactionStatus(c->conn) == PQTRANS_ACTIVE)
 		conn_cancel(c);
-	PQfinish(c->conn);
-	c->conn = NULL;
-	if (c->wait != NULL)
-		FreeWaitEventSet(c->wait);
-	c->wait = NULL;
+	conn_finish(c);
 }
 
 /*
@@ -377,10 +384,12 @@ conn_result(CfShardConn *c)
 
 /*
  * Read and drop the results of the statement c was running, until DRAIN_MS
- * after start (cancelled, it should end at once): a server whose statement ends keeps
- * its connection usable; one whose backend does not answer (stopped, stuck)
- * loses it, rather than being waited for, deaf to interrupts, in an
- * error's cleanup.
+ * after start (cancelled, it should end at once): a server whose statement
+ * ends keeps its connection usable; one whose backend does not answer
+ * (stopped, stuck) loses it, closed without another cancel, rather than
+ * being waited for, deaf to interrupts, in an error's cleanup.  (The cancel
+ * itself, PQcancel, waits for the server's postmaster to take it, as
+ * postgres_fdw's does on PostgreSQL 15.)
  */
 static void
 conn_drain(CfShardConn *c, instr_time start)
@@ -408,7 +417,9 @@ conn_drain(CfShardConn *c, instr_time start)
 		(void) WaitLatchOrSocket(NULL, WL_SOCKET_READABLE | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 								 PQsocket(c->conn), left, PG_WAIT_EXTENSION);
 	}
-	conn_lose(c);
+	if (c->depth > 0 || c->prepare_sent)
+		c->lost = true;			/* the transaction there can no longer commit */
+	conn_finish(c);
 }
 
 /* Send a statement to c (its parameters, if any, text or binary; results binary if asked). */

@@ -730,6 +730,8 @@ my %mix = (
   COPY "There".mix TO STDOUT}, qr/cannot use sharded column family table "There"."mix"/],
 	'TRUNCATE of the table, then cfstore.truncate' => [q{TRUNCATE "There".mix;
   SELECT cfstore.truncate('There', 'mix')}, qr/cannot change column family There.mix in a transaction that has written it through its table/],
+	'DDL, then ANALYZE of the database' => [q{SELECT cfstore.truncate('There', 'other');
+  ANALYZE}, qr/cannot use sharded column family table "There"."\w+" in a transaction that has changed sharded keyspaces/],
 	'ANALYZE of the table, then cfstore.truncate' => [q{ANALYZE "There".mix;
   SELECT cfstore.truncate('There', 'mix')}, qr/cannot change column family There.mix in a transaction that has read it through its table/],
 	'SQL writing the table, then an API scan of it' => [q{UPDATE "There".mix SET v = '4' WHERE id = 'a';
