@@ -25,13 +25,23 @@
  * way); the partition's entry asks for none, as a partition reached
  * through its parent does not.  Anything else is planned as it was.
  *
+ * postgres_fdw ships a IS DISTINCT FROM b without the schema of its
+ * operator, and its connections run with search_path = pg_catalog, so on
+ * a cfstore type (timeuuid) the shard cannot resolve it.  The hook writes
+ * it, for cfstore's operators and arguments that are not volatile, as
+ * COALESCE(a <> b, (a IS NULL) <> (b IS NULL)), which has the same value
+ * for every a and b (NULLs included) and ships with its operator named.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "access/nbtree.h"
 #include "access/table.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_am.h"
+#include "catalog/pg_operator.h"
+#include "catalog/pg_type.h"
 #include "catalog/pg_class.h"
 #include "commands/defrem.h"
 #include "nodes/makefuncs.h"
@@ -46,6 +56,7 @@
 #include "utils/lsyscache.h"
 #include "utils/partcache.h"
 #include "utils/rel.h"
+#include "utils/syscache.h"
 
 #include "fdw/cffdw.h"
 #include "shard/cfshard.h"
@@ -297,10 +308,91 @@ route_key_lookup(Query *parse, ParamListInfo params)
 	rte->inh = false;			/* kept for its privileges only */
 }
 
+/* The schema of operator opno, or InvalidOid. */
+static Oid
+operator_namespace(Oid opno)
+{
+	HeapTuple	tup = SearchSysCache1(OPEROID, ObjectIdGetDatum(opno));
+	Oid			nsp = InvalidOid;
+
+	if (HeapTupleIsValid(tup))
+	{
+		nsp = ((Form_pg_operator) GETSTRUCT(tup))->oprnamespace;
+		ReleaseSysCache(tup);
+	}
+	return nsp;
+}
+
+/* An operator clause of opno over a and b, with its function set. */
+static Expr *
+op_clause(Oid opno, Expr *a, Expr *b, Oid inputcollid)
+{
+	OpExpr	   *op = (OpExpr *) make_opclause(opno, BOOLOID, false, a, b, InvalidOid, inputcollid);
+
+	set_opfuncid(op);
+	return (Expr *) op;
+}
+
+/* a IS NULL */
+static Expr *
+is_null(Expr *a)
+{
+	NullTest   *t = makeNode(NullTest);
+
+	t->arg = a;
+	t->nulltesttype = IS_NULL;
+	t->argisrow = false;
+	t->location = -1;
+	return (Expr *) t;
+}
+
+/* Mutator: a IS DISTINCT FROM b on an operator of schema *(Oid *) nsp written as postgres_fdw ships it (see above). */
+static Node *
+distinct_mutator(Node *node, void *nsp)
+{
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, Query))
+		return (Node *) query_tree_mutator((Query *) node, distinct_mutator, nsp, 0);
+	node = expression_tree_mutator(node, distinct_mutator, nsp);
+	if (IsA(node, DistinctExpr))
+	{
+		DistinctExpr *d = (DistinctExpr *) node;
+		Oid			negator = get_negator(d->opno);
+
+		if (list_length(d->args) == 2 && OidIsValid(negator) && operator_namespace(d->opno) == *(Oid *) nsp &&
+			!contain_volatile_functions((Node *) d->args))
+		{
+			Expr	   *a = linitial(d->args);
+			Expr	   *b = lsecond(d->args);
+			CoalesceExpr *c = makeNode(CoalesceExpr);
+
+			c->coalescetype = BOOLOID;
+			c->coalescecollid = InvalidOid;
+			c->args = list_make2(op_clause(negator, (Expr *) copyObjectImpl(a), (Expr *) copyObjectImpl(b), d->inputcollid),
+								 op_clause(BooleanNotEqualOperator, is_null(a), is_null(b), InvalidOid));
+			c->location = d->location;
+			return (Node *) c;
+		}
+	}
+	return node;
+}
+
+/* Write the query's IS DISTINCT FROM on cfstore's operators as postgres_fdw ships them (see above). */
+static void
+rewrite_distinct(Query *parse)
+{
+	Oid			nsp = get_namespace_oid("cfstore", true);
+
+	if (OidIsValid(nsp))
+		(void) query_tree_mutator(parse, distinct_mutator, &nsp, QTW_DONT_COPY_QUERY);
+}
+
 /* planner_hook: key lookups of the coordinator's tables go to their shard's partition. */
 static PlannedStmt *
 shard_planner(Query *parse, const char *query_string, int cursorOptions, ParamListInfo boundParams)
 {
+	rewrite_distinct(parse);
 	route_key_lookup(parse, boundParams);
 	if (prev_planner_hook)
 		return prev_planner_hook(parse, query_string, cursorOptions, boundParams);
