@@ -346,6 +346,27 @@ is_null(Expr *a)
 	return (Expr *) t;
 }
 
+/* Whether a IS DISTINCT FROM b on an operator of schema nsp is one distinct_mutator writes anew. */
+static bool
+rewritable_distinct(DistinctExpr *d, Oid nsp)
+{
+	return list_length(d->args) == 2 && OidIsValid(get_negator(d->opno)) && operator_namespace(d->opno) == nsp &&
+		!contain_volatile_functions((Node *) d->args);
+}
+
+/* Walker: whether the tree holds an IS DISTINCT FROM that distinct_mutator writes anew (most queries do not). */
+static bool
+has_rewritable_distinct(Node *node, void *nsp)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Query))
+		return query_tree_walker((Query *) node, has_rewritable_distinct, nsp, 0);
+	if (IsA(node, DistinctExpr) && rewritable_distinct((DistinctExpr *) node, *(Oid *) nsp))
+		return true;
+	return expression_tree_walker(node, has_rewritable_distinct, nsp);
+}
+
 /* Mutator: a IS DISTINCT FROM b on an operator of schema *(Oid *) nsp written as postgres_fdw ships it (see above). */
 static Node *
 distinct_mutator(Node *node, void *nsp)
@@ -360,8 +381,7 @@ distinct_mutator(Node *node, void *nsp)
 		DistinctExpr *d = (DistinctExpr *) node;
 		Oid			negator = get_negator(d->opno);
 
-		if (list_length(d->args) == 2 && OidIsValid(negator) && operator_namespace(d->opno) == *(Oid *) nsp &&
-			!contain_volatile_functions((Node *) d->args))
+		if (rewritable_distinct(d, *(Oid *) nsp))
 		{
 			Expr	   *a = linitial(d->args);
 			Expr	   *b = lsecond(d->args);
@@ -384,7 +404,8 @@ rewrite_distinct(Query *parse)
 {
 	Oid			nsp = get_namespace_oid("cfstore", true);
 
-	if (OidIsValid(nsp))
+	/* a walk first: the mutator copies every expression node it passes */
+	if (OidIsValid(nsp) && query_tree_walker(parse, has_rewritable_distinct, &nsp, 0))
 		(void) query_tree_mutator(parse, distinct_mutator, &nsp, QTW_DONT_COPY_QUERY);
 }
 
