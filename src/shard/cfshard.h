@@ -34,6 +34,7 @@ extern void cfShardPlanInit(void);
 /* cfshard_sql.c */
 extern void cfShardSqlInit(void);
 extern void cfShardCheckApiRead(const CfColumnFamily *cf);
+extern bool cfShardIsShardTable(Oid relid, char relkind);
 
 /* cfshard_table.c */
 extern Oid	cfShardTableCreate(const CfColumnFamily *cf);

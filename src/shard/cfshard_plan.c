@@ -27,10 +27,14 @@
  *
  * postgres_fdw ships a IS DISTINCT FROM b without the schema of its
  * operator, and its connections run with search_path = pg_catalog, so on
- * a cfstore type (timeuuid) the shard cannot resolve it.  The hook writes
- * it, for cfstore's operators and arguments that are not volatile, as
+ * a cfstore type (timeuuid) the shard cannot resolve it.  In a query that
+ * reads a sharded column family's table, the hook writes it, for
+ * cfstore's operators with a strict negator and arguments that are
+ * neither volatile nor subqueries (each is evaluated twice), as
  * COALESCE(a <> b, (a IS NULL) <> (b IS NULL)), which has the same value
- * for every a and b (NULLs included) and ships with its operator named.
+ * for every a and b (NULLs included); postgres_fdw on PostgreSQL 15 runs
+ * that on the coordinator.  Other queries, and ON CONFLICT clauses (whose
+ * index inference needs the predicate as written), are left as they are.
  *
  *-------------------------------------------------------------------------
  */
@@ -350,8 +354,30 @@ is_null(Expr *a)
 static bool
 rewritable_distinct(DistinctExpr *d, Oid nsp)
 {
-	return list_length(d->args) == 2 && OidIsValid(get_negator(d->opno)) && operator_namespace(d->opno) == nsp &&
-		!contain_volatile_functions((Node *) d->args);
+	Oid			negator = get_negator(d->opno);
+
+	return list_length(d->args) == 2 && OidIsValid(negator) && operator_namespace(d->opno) == nsp &&
+		func_strict(get_opcode(negator)) && !contain_volatile_functions((Node *) d->args) &&
+		!checkExprHasSubLink((Node *) d->args);
+}
+
+/* Walker: whether the query tree reads a sharded column family's table (range table entries are visited). */
+static bool
+reads_shard_table(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, RangeTblEntry))
+	{
+		RangeTblEntry *rte = (RangeTblEntry *) node;
+
+		return rte->rtekind == RTE_RELATION &&
+			(rte->relkind == RELKIND_FOREIGN_TABLE || rte->relkind == RELKIND_PARTITIONED_TABLE) &&
+			cfShardIsShardTable(rte->relid, rte->relkind);
+	}
+	if (IsA(node, Query))
+		return query_tree_walker((Query *) node, reads_shard_table, context, QTW_EXAMINE_RTES_BEFORE);
+	return expression_tree_walker(node, reads_shard_table, context);
 }
 
 /* Walker: whether the tree holds an IS DISTINCT FROM that distinct_mutator writes anew (most queries do not). */
@@ -374,7 +400,12 @@ distinct_mutator(Node *node, void *nsp)
 	if (node == NULL)
 		return NULL;
 	if (IsA(node, Query))
-		return (Node *) query_tree_mutator((Query *) node, distinct_mutator, nsp, 0);
+	{
+		Query	   *q = (Query *) query_tree_mutator((Query *) node, distinct_mutator, nsp, 0);
+
+		q->onConflict = ((Query *) node)->onConflict;	/* as written, for index inference */
+		return (Node *) q;
+	}
 	node = expression_tree_mutator(node, distinct_mutator, nsp);
 	if (IsA(node, DistinctExpr))
 	{
@@ -403,10 +434,15 @@ static void
 rewrite_distinct(Query *parse)
 {
 	Oid			nsp = get_namespace_oid("cfstore", true);
+	OnConflictExpr *on_conflict = parse->onConflict;
 
-	/* a walk first: the mutator copies every expression node it passes */
-	if (OidIsValid(nsp) && query_tree_walker(parse, has_rewritable_distinct, &nsp, 0))
+	/* walks first: the mutator copies every expression node it passes */
+	if (OidIsValid(nsp) && query_tree_walker(parse, has_rewritable_distinct, &nsp, 0) &&
+		query_tree_walker(parse, reads_shard_table, NULL, QTW_EXAMINE_RTES_BEFORE))
+	{
 		(void) query_tree_mutator(parse, distinct_mutator, &nsp, QTW_DONT_COPY_QUERY);
+		parse->onConflict = on_conflict;	/* as written, for index inference */
+	}
 }
 
 /* planner_hook: key lookups of the coordinator's tables go to their shard's partition. */

@@ -157,6 +157,15 @@ sharded_table(Oid relid, char relkind, Oid *nsp)
 	return InvalidOid;
 }
 
+/* Whether relation relid (of kind relkind, locked by the caller) is a sharded column family's table or one of its partitions. */
+bool
+cfShardIsShardTable(Oid relid, char relkind)
+{
+	Oid			nsp = InvalidOid;
+
+	return OidIsValid(sharded_table(relid, relkind, &nsp));
+}
+
 /* Raise the error for SQL on sharded column family table table after a function API change. */
 static void
 refuse_after_api_change(Oid table)

@@ -705,6 +705,14 @@ for my $ks ('Here', 'There')
 }
 is($distinct{There}, $distinct{Here}, 'IS DISTINCT FROM on a timeuuid column of a coordinator\'s table, as on one node');
 like($distinct{There}, qr/^v1,v10,v11,v12,v2,v3,v4,v6,v7,v8,v9\nv7\nv11:truefalse,v2:truefalse,v5:truefalse,v8:truefalse$/, 'with the rows it should give');
+# a query that reads no sharded table keeps its IS DISTINCT FROM as written:
+# ON CONFLICT infers a partial index by its predicate
+is($co->safe_psql('postgres', q{SET search_path = public, cfstore; LOAD 'cfstore';
+  CREATE TABLE ev (k int, t timeuuid);
+  CREATE UNIQUE INDEX ON ev (k) WHERE t IS DISTINCT FROM min_timeuuid('2020-01-01');
+  INSERT INTO ev VALUES (1, NULL) ON CONFLICT (k) WHERE t IS DISTINCT FROM min_timeuuid('2020-01-01') DO NOTHING;
+  INSERT INTO ev VALUES (1, NULL) ON CONFLICT (k) WHERE t IS DISTINCT FROM min_timeuuid('2020-01-01') DO NOTHING;
+  SELECT count(*) FROM ev; DROP TABLE ev}), '1', 'an ON CONFLICT clause with IS DISTINCT FROM on a timeuuid infers its index');
 
 # SQL on the coordinator's tables (postgres_fdw's connections) and the
 # function API (the coordinator's own) in one transaction: refused where one
