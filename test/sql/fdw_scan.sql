@@ -11,6 +11,10 @@ CREATE SCHEMA fdw_scan;
 -- a timeline: 200 rows x 20 TimeUUID columns, arriving interleaved
 SELECT cfstore.create_column_family('FdwScan', 'Userline', comparator => 'TimeUUIDType',
          key_validation_class => 'UTF8Type', default_validation_class => 'UTF8Type');
+SELECT cfstore._storage_relation('FdwScan', 'Userline') AS userline_rel \gset
+-- EXPLAIN ANALYZE below pins the pages a slice touches: no autovacuum may
+-- compact the leaves while they are loaded (a slow server leaves it time to)
+ALTER TABLE :userline_rel SET (autovacuum_enabled = off);
 SELECT count(cfstore.insert('FdwScan', 'Userline', 'user' || (i % 200),
                             cfstore.min_timeuuid('2020-01-01 UTC'::timestamptz + i * interval '1 second'),
                             'tweet ' || i, writetime => i))
