@@ -93,7 +93,23 @@ current_access(void)
 	return sql_access;
 }
 
-/* Note that the transaction reached the column family of table relid (a sharded one's). */
+/* Raise the error for SQL on sharded column family table table after a function API change. */
+static void
+refuse_after_api_change(Oid table)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("cannot use sharded column family table \"%s\".\"%s\" in a transaction that has changed sharded keyspaces through the function API",
+					get_namespace_name(get_rel_namespace(table)), get_rel_name(table)),
+			 errdetail("SQL on this table reaches the shard servers through postgres_fdw's connections, which see neither the transaction's writes there nor its DDL, and wait for that DDL."),
+			 errhint("Read with the function API in this transaction, or commit first.")));
+}
+
+/*
+ * Note that the transaction reached the column family of table relid (a
+ * sharded one's) through SQL; refused once it has changed sharded
+ * keyspaces through the function API.
+ */
 static void
 note_access(Oid relid, bool written)
 {
@@ -103,6 +119,8 @@ note_access(Oid relid, bool written)
 	MemoryContext old;
 	CfSqlAccess *a;
 
+	if (cfShardInTransaction())
+		refuse_after_api_change(relid);
 	if (keyspace == NULL || name == NULL)
 		return;
 	foreach(lc, current_access())
@@ -166,18 +184,6 @@ cfShardIsShardTable(Oid relid, char relkind)
 	return OidIsValid(sharded_table(relid, relkind, &nsp));
 }
 
-/* Raise the error for SQL on sharded column family table table after a function API change. */
-static void
-refuse_after_api_change(Oid table)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("cannot use sharded column family table \"%s\".\"%s\" in a transaction that has changed sharded keyspaces through the function API",
-					get_namespace_name(get_rel_namespace(table)), get_rel_name(table)),
-			 errdetail("SQL on this table reaches the shard servers through postgres_fdw's connections, which see neither the transaction's writes there nor its DDL, and wait for that DDL."),
-			 errhint("Read with the function API in this transaction, or commit first.")));
-}
-
 /* get_relation_info hook: note (or refuse) a shard's partition before postgres_fdw asks its server for estimates. */
 static void
 shard_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent, RelOptInfo *rel)
@@ -189,8 +195,6 @@ shard_get_relation_info(PlannerInfo *root, Oid relid, bool inhparent, RelOptInfo
 	{
 		Oid			table = get_partition_parent(relid, true);
 
-		if (cfShardInTransaction())
-			refuse_after_api_change(table);
 		note_access(table, false);
 	}
 	if (prev_get_relation_info)
@@ -220,8 +224,6 @@ shard_executor_start(QueryDesc *qd, int eflags)
 			table = sharded_table(rte->relid, rte->relkind, &nsp);
 			if (!OidIsValid(table))
 				continue;
-			if (cfShardInTransaction())
-				refuse_after_api_change(table);
 			/* what the statement writes (a CTE's too): its result relations, partitioned tables among them */
 			note_access(table, list_member_int(qd->plannedstmt->resultRelations, rti));
 		}
@@ -241,8 +243,6 @@ note_partition(Oid part, bool written, Oid *nsp)
 	if (get_rel_relkind(part) != RELKIND_FOREIGN_TABLE || !is_shard_partition(part, nsp))
 		return;
 	table = get_partition_parent(part, true);
-	if (cfShardInTransaction())
-		refuse_after_api_change(table);
 	note_access(table, written);
 }
 
