@@ -30,12 +30,12 @@
  * left in.  PostgreSQL lets a role take that lock (LOCK TABLE ... IN SHARE
  * MODE) only with UPDATE, DELETE or TRUNCATE on the relation, so a caller
  * with SELECT alone gets a few more walks beside the writers instead, and
- * an error if each still notes something.  (On a standby, where replay cannot be held off, the second walk
- * runs without that lock: exact only while the primary is idle.)  Each
- * page is read from a copy taken under its share lock, and no page lock is
- * held while another is waited for: a split holds its page and waits for
- * the parent's lock, so a walk that held a parent while it waited for a
- * child could wait forever.
+ * an error if each still notes something.  (On a standby, where replay
+ * cannot be held off, the second walk runs without that lock: exact only
+ * while the primary is idle.)  Each page is read from a copy taken under
+ * its share lock, and no page lock is held while another is waited for: a
+ * split holds its page and waits for the parent's lock, so a walk that
+ * held a parent while it waited for a child could wait forever.
  *
  *-------------------------------------------------------------------------
  */
